@@ -1,0 +1,15 @@
+/**
+ * The dataplatform API contract: schemas, the route table, error codes and scopes.
+ * The server, the clients, the mocks and the OpenAPI document all derive from this package.
+ * @packageDocumentation
+ */
+export * from './errors.js';
+export * from './headers.js';
+export * from './routes/index.js';
+export * from './schemas/account.js';
+export * from './schemas/common.js';
+export * from './schemas/document.js';
+export * from './schemas/webhook.js';
+export * from './scopes.js';
+export * from './semantics/documents.js';
+export * from './semantics/types.js';

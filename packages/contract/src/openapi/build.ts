@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { errorCodes, type ErrorCode } from '../errors.js';
+import { HEADERS } from '../headers.js';
+import { errorsOf, type RouteDefinition, routes } from '../routes/index.js';
+import { SCOPE_ALIASES, SCOPES } from '../scopes.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+const options = {
+  target: 'draft-2020-12',
+  unrepresentable: 'any',
+  uri: (id: string) => `${COMPONENT_PREFIX}${id}`,
+  // Keep `format: date-time` but drop zod's long validation pattern: every OpenAPI tool knows the format.
+  override: (ctx: { jsonSchema: JsonSchema }) => {
+    if (ctx.jsonSchema.format === 'date-time' || ctx.jsonSchema.format === 'email' || ctx.jsonSchema.format === 'uri') {
+      delete ctx.jsonSchema.pattern;
+    }
+  },
+} as const;
+
+function strip(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** A schema as used inside the document: a `$ref` when it is a named component, inline otherwise. */
+function schemaRef(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) return { $ref: `${COMPONENT_PREFIX}${id}` };
+  return strip(z.toJSONSchema(schema, { ...options, io }) as JsonSchema);
+}
+
+function parameters(route: RouteDefinition): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const [location, shape] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
+    if (!shape) continue;
+    for (const [name, field] of Object.entries(shape.shape) as [string, z.ZodType][]) {
+      const schema = strip(z.toJSONSchema(field, { ...options, io: 'input' }) as JsonSchema);
+      const { description, example, ...rest } = schema;
+      out.push({
+        name,
+        in: location,
+        required: location === 'path' || !field.safeParse(undefined).success,
+        ...(description ? { description } : {}),
+        ...(example !== undefined ? { example } : {}),
+        schema: rest,
+      });
+    }
+  }
+  if (route.idempotent) {
+    out.push({
+      name: HEADERS.idempotencyKey.name,
+      in: 'header',
+      required: false,
+      description: HEADERS.idempotencyKey.description,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  return out;
+}
+
+function header(key: keyof typeof HEADERS, type: 'string' | 'integer' = 'string'): [string, JsonSchema] {
+  return [HEADERS[key].name, { description: HEADERS[key].description, schema: { type } }];
+}
+
+const RATE_LIMIT_HEADERS = [
+  header('rateLimitLimit', 'integer'),
+  header('rateLimitRemaining', 'integer'),
+  header('rateLimitReset', 'integer'),
+];
+
+function responseHeaders(route: RouteDefinition, extra: (keyof typeof HEADERS)[] = []): JsonSchema {
+  const entries: [string, JsonSchema][] = [header('requestId')];
+  if (route.auth === 'data') entries.push(...RATE_LIMIT_HEADERS);
+  for (const key of extra) entries.push(header(key, key === 'retryAfter' ? 'integer' : 'string'));
+  return Object.fromEntries(entries);
+}
+
+function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorsOf(route)) {
+    const status = errorCodes[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: codes.map((code) => `\`${code}\`: ${errorCodes[code].description}`).join('\n\n'),
+      headers: responseHeaders(route, status === 429 ? ['retryAfter'] : []),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              { $ref: `${COMPONENT_PREFIX}Error` },
+              { type: 'object', properties: { code: { type: 'string', enum: codes } } },
+            ],
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function operation(route: RouteDefinition): JsonSchema {
+  const op: JsonSchema = {
+    operationId: route.id,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    parameters: parameters(route),
+  };
+  if (route.body) {
+    op.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(route.body, 'input') } } };
+  }
+  op.responses = {
+    [String(route.success.status)]: {
+      description: route.success.description,
+      headers: responseHeaders(route, [...(route.success.headers ?? [])]),
+      content: { 'application/json': { schema: schemaRef(route.success.schema, 'output') } },
+    },
+    ...errorResponses(route),
+  };
+  if (route.auth === 'data') {
+    op.security = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+    op['x-scopes'] = route.scopes;
+  } else if (route.auth === 'session') {
+    op.security = [{ BearerAuth: [] }];
+  } else {
+    op.security = [];
+  }
+  return op;
+}
+
+function components(): JsonSchema {
+  const registry = z.toJSONSchema(z.globalRegistry, { ...options, io: 'output' }) as { schemas: Record<string, JsonSchema> };
+  const schemas = Object.fromEntries(
+    Object.entries(registry.schemas)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([id, schema]) => [id, strip(schema)]),
+  );
+  return {
+    schemas,
+    securitySchemes: {
+      ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `svc_…`.' },
+      BearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A session token from sign-in, or an API key (`svc_…`) sent as a bearer token.',
+      },
+    },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document of the whole API from the route table and the schemas. */
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, JsonSchema> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    (paths[route.path] as JsonSchema)[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'dataplatform API',
+      version: '1.0.0',
+      description:
+        'Documents in collections, SQL and batch helpers, webhooks, API keys and sessions. Every error answer is `{ error, code, requestId }`; see `x-error-codes` for the registry.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: 'http://localhost:5000', description: 'Local development server' }],
+    tags: [{ name: 'data', description: 'Documents in collections' }],
+    paths,
+    components: components(),
+    'x-error-codes': Object.fromEntries(Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, message: e.message, description: e.description }])),
+    'x-scopes': { scopes: SCOPES, aliases: SCOPE_ALIASES },
+  };
+}

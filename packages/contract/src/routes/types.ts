@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
+import type { HEADERS } from '../headers.js';
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call a route: API key or session (`data`), session only (`session`), anyone (`public`). */
+export type RouteAuth = 'data' | 'session' | 'public';
+
+/** One route of the API, described once and read by the server, the OpenAPI generator, the mocks and the docs. */
+export interface RouteDefinition {
+  /** Stable operation id, `<area>.<verb>`. */
+  id: string;
+  method: HttpMethod;
+  /** Path in OpenAPI form, e.g. `/api/v1/data/{collection}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: RouteAuth;
+  /** The credential needs one of these scopes (API keys only). Empty: none needed. */
+  scopes: readonly string[];
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Accepts an Idempotency-Key header. */
+  idempotent?: boolean;
+  success: {
+    status: number;
+    description: string;
+    schema: z.ZodType;
+    headers?: readonly (keyof typeof HEADERS)[];
+  };
+  /** Route-specific error codes; the ones every authenticated route can give are added by `errorsOf`. */
+  errors: readonly ErrorCode[];
+}

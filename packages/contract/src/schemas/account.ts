@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+
+/** A person who signs in. */
+export const User = z
+  .object({
+    _id: z.string(),
+    email: z.email(),
+    name: z.string(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'User', description: 'A user account. Never carries a password hash.' });
+
+/** Tiers of a cluster and of rate limiting. */
+export const CLUSTER_TIERS = ['free', 'starter', 'team', 'enterprise'] as const;
+
+/** Life-cycle states of a cluster. */
+export const CLUSTER_STATUSES = ['creating', 'running', 'paused', 'deleting'] as const;
+
+/** A cluster: the unit that holds collections and that API keys belong to. */
+export const Cluster = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    region: z.string().meta({ description: 'Geographic region' }),
+    tier: z.enum(CLUSTER_TIERS),
+    status: z.enum(CLUSTER_STATUSES),
+  })
+  .meta({ id: 'Cluster', description: 'A cluster of collections.' });
+
+/** Plans of a billing account. */
+export const PLANS = ['free', 'starter', 'team', 'payg'] as const;
+
+/** The billing side of an account. */
+export const BillingAccount = z
+  .object({
+    _id: z.string(),
+    plan: z.enum(PLANS),
+    credits: z.number().meta({ description: 'Available credits, in cents' }),
+    trialActive: z.boolean(),
+    trialExpiresAt: Timestamp.nullable(),
+    status: z.string(),
+  })
+  .meta({ id: 'BillingAccount', description: 'Plan, credits and trial of an account.' });

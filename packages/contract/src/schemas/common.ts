@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
+
+/** The body of every error answer. */
+export const ErrorBody = z
+  .object({
+    error: z.string().meta({ description: 'Human-readable message' }),
+    code: z.enum(ERROR_CODES).or(z.string()).meta({ description: 'Machine-readable error code (see the error registry)' }),
+    details: z.unknown().optional().meta({ description: 'Extra facts about the failure, such as the invalid field' }),
+    requestId: z.string().meta({ description: 'The X-Request-Id of the request' }),
+  })
+  .meta({ id: 'Error', description: 'An error answer.' });
+
+/** Answer of a DELETE. */
+export const Deleted = z
+  .object({ _id: z.string(), deleted: z.literal(true) })
+  .meta({ id: 'Deleted', description: 'Confirms that a resource was removed.' });
+
+/** A paged list: the items of one page plus the number of all matching items. */
+export function listEnvelope<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({
+      data: z.array(item),
+      total: z.number().int().min(0).meta({ description: 'Number of matching items across all pages' }),
+      limit: z.number().int().min(1).max(1000),
+      skip: z.number().int().min(0),
+    })
+    .meta({ id, description: 'One page of results with the total count.' });
+}
+
+/** Timestamp in ISO 8601 UTC. */
+export const Timestamp = z.iso.datetime();

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { listEnvelope, Timestamp } from './common.js';
+
+/** Collection names: a letter, then up to 63 letters, digits, `_` or `-`. */
+export const COLLECTION_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** Names taken by fixed routes under /api/v1/data; a collection may not use them. */
+export const RESERVED_COLLECTIONS = ['sql', 'batch', 'webhooks', 'jobs', 'imports'] as const;
+
+/** Document ids: 1 to 128 characters, no slash and no control character. */
+export const DOCUMENT_ID_PATTERN = /^[^/\u0000-\u001f\u007f]{1,128}$/;
+
+/** The path segment that names a collection. */
+export const CollectionName = z
+  .string()
+  .regex(COLLECTION_NAME_PATTERN)
+  .meta({ description: 'Collection name', example: 'orders' });
+
+/** The path segment that names a document. */
+export const DocumentId = z.string().regex(DOCUMENT_ID_PATTERN).meta({ description: 'Document id', example: '01JD4X1Q3W4W7T2V1N0A5K9G2B' });
+
+/** A stored document: the caller's fields plus `_id` and the two timestamps. */
+export const Document = z
+  .object({
+    _id: z.string().meta({ description: 'Document id; generated (sortable by creation) unless supplied' }),
+    _createdAt: Timestamp.meta({ description: 'When the document was created (ISO 8601 UTC)' }),
+    _updatedAt: Timestamp.meta({ description: 'When the document was last written (ISO 8601 UTC)' }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Document', description: 'A JSON document in a collection.' });
+
+/** What a caller sends to create or replace a document: any JSON object; `_id` may be supplied, other `_` fields are reserved. */
+export const DocumentInput = z
+  .object({ _id: z.string().regex(DOCUMENT_ID_PATTERN).optional().meta({ description: 'Optional id to use instead of a generated one (create only)' }) })
+  .catchall(z.unknown())
+  .meta({
+    id: 'DocumentInput',
+    description: 'Any JSON object. Top-level fields starting with `_` other than `_id` are reserved and refused with 400.',
+  });
+
+/** A JSON Merge Patch (RFC 7396): fields to set, `null` to remove. */
+export const DocumentPatch = z
+  .record(z.string(), z.unknown())
+  .meta({ id: 'DocumentPatch', description: 'A JSON Merge Patch (RFC 7396): fields set to null are removed, objects merge.' });
+
+/** Sort expression: fields or dotted paths, comma separated, `-` for descending. */
+export const SORT_PATTERN = /^-?[A-Za-z_$][\w$]*(\.[\w$]+)*(,-?[A-Za-z_$][\w$]*(\.[\w$]+)*)*$/;
+
+/** Query of the list route. */
+export const ListDocumentsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
+  skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Number of documents to skip' }),
+  sort: z
+    .string()
+    .regex(SORT_PATTERN)
+    .optional()
+    .meta({ description: 'Field or dotted path to sort by, `-` prefix for descending, several comma separated', example: '-_createdAt,name' }),
+});
+
+/** A page of documents. */
+export const DocumentList = listEnvelope(Document, 'DocumentList');
+
+/** Path of a collection route. */
+export const CollectionParams = z.object({ collection: CollectionName });
+
+/** Path of a document route. */
+export const DocumentParams = z.object({ collection: CollectionName, id: DocumentId });
