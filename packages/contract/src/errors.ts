@@ -1,27 +1,117 @@
 /** Every error code the API answers with, its HTTP status and what it means. One registry for server, clients and docs. */
 export const errorCodes = {
-  validation_error: { status: 400, message: 'Request validation failed', description: 'A parameter, query value or body field is not of the documented form; `details` names it.' },
-  invalid_json: { status: 400, message: 'Malformed JSON body', description: 'The request body could not be parsed as JSON.' },
-  invalid_body: { status: 400, message: 'Body must be a JSON object', description: 'The body parsed, but it is not a JSON object, or it carries a reserved `_` field.' },
-  invalid_sql: { status: 400, message: 'Invalid SQL', description: 'The SQL helper could not parse or translate the statement.' },
-  invalid_batch: { status: 400, message: 'Invalid batch payload', description: 'The batch body is not of the documented shape; `details` names the first wrong operation.' },
-  reserved_collection: { status: 400, message: 'Collection name is reserved', description: 'The collection name is taken by a fixed route under /api/v1/data.' },
-  unauthorized: { status: 401, message: 'Missing or invalid credentials', description: 'No credential, or an unknown, rotated-away or deleted API key, or an invalid session token.' },
-  key_expired: { status: 401, message: 'API key has expired', description: 'The API key passed its expiry date.' },
-  key_paused: { status: 401, message: 'API key is paused', description: 'The API key is paused; resume it to use it again.' },
-  session_expired: { status: 401, message: 'Session has expired', description: 'The session token expired or was revoked.' },
-  invalid_credentials: { status: 401, message: 'Invalid e-mail or password', description: 'Sign-in failed; unknown e-mail and wrong password answer alike.' },
-  insufficient_scope: { status: 403, message: 'Insufficient permissions for operation', description: 'The API key lacks the scope the route needs; `details.required` names it.' },
-  ip_blocked: { status: 403, message: 'Request from a blocked address', description: 'The IP allowlist of the account does not include the client address.' },
-  forbidden: { status: 403, message: 'Forbidden', description: 'The credential may not perform this operation.' },
-  not_found: { status: 404, message: 'Not found', description: 'The document, webhook or route does not exist.' },
-  conflict: { status: 409, message: 'Conflict', description: 'A resource with this identifier already exists.' },
-  idempotency_mismatch: { status: 409, message: 'Idempotency key reused with a different request', description: 'The Idempotency-Key was first used with another method, path or body.' },
-  transaction_aborted: { status: 409, message: 'Transaction aborted', description: 'An operation of a transactional batch failed; nothing was kept. `details` names the operation.' },
-  payload_too_large: { status: 413, message: 'Payload too large', description: 'The request body exceeds the configured limit (1 MiB by default).' },
-  rate_limited: { status: 429, message: 'Rate limit exceeded', description: 'The key used up its requests for this minute; retry after the `Retry-After` seconds.' },
-  internal_error: { status: 500, message: 'Internal server error', description: 'An unexpected failure; the body never carries a stack trace or a secret.' },
-  cluster_unavailable: { status: 503, message: 'Cluster unavailable', description: "The key's cluster is paused or being deleted." },
+  validation_error: {
+    status: 400,
+    message: 'Request validation failed',
+    description: 'A parameter, query value or body field is not of the documented form; `details` names it.',
+  },
+  invalid_json: {
+    status: 400,
+    message: 'Malformed JSON body',
+    description: 'The request body could not be parsed as JSON.',
+  },
+  invalid_body: {
+    status: 400,
+    message: 'Body must be a JSON object',
+    description: 'The body parsed, but it is not a JSON object, or it carries a reserved `_` field.',
+  },
+  invalid_sql: {
+    status: 400,
+    message: 'Invalid SQL',
+    description: 'The SQL helper could not parse or translate the statement.',
+  },
+  invalid_batch: {
+    status: 400,
+    message: 'Invalid batch payload',
+    description: 'The batch body is not of the documented shape; `details` names the first wrong operation.',
+  },
+  reserved_collection: {
+    status: 400,
+    message: 'Collection name is reserved',
+    description: 'The collection name is taken by a fixed route under /api/v1/data.',
+  },
+  unauthorized: {
+    status: 401,
+    message: 'Missing or invalid credentials',
+    description:
+      'No credential, or an unknown, rotated-away or deleted API key, or an invalid session token.',
+  },
+  key_expired: {
+    status: 401,
+    message: 'API key has expired',
+    description: 'The API key passed its expiry date.',
+  },
+  key_paused: {
+    status: 401,
+    message: 'API key is paused',
+    description: 'The API key is paused; resume it to use it again.',
+  },
+  session_expired: {
+    status: 401,
+    message: 'Session has expired',
+    description: 'The session token expired or was revoked.',
+  },
+  invalid_credentials: {
+    status: 401,
+    message: 'Invalid e-mail or password',
+    description: 'Sign-in failed; unknown e-mail and wrong password answer alike.',
+  },
+  insufficient_scope: {
+    status: 403,
+    message: 'Insufficient permissions for operation',
+    description: 'The API key lacks the scope the route needs; `details.required` names it.',
+  },
+  ip_blocked: {
+    status: 403,
+    message: 'Request from a blocked address',
+    description: 'The IP allowlist of the account does not include the client address.',
+  },
+  forbidden: {
+    status: 403,
+    message: 'Forbidden',
+    description: 'The credential may not perform this operation.',
+  },
+  not_found: {
+    status: 404,
+    message: 'Not found',
+    description: 'The document, webhook or route does not exist.',
+  },
+  conflict: {
+    status: 409,
+    message: 'Conflict',
+    description: 'A resource with this identifier already exists.',
+  },
+  idempotency_mismatch: {
+    status: 409,
+    message: 'Idempotency key reused with a different request',
+    description: 'The Idempotency-Key was first used with another method, path or body.',
+  },
+  transaction_aborted: {
+    status: 409,
+    message: 'Transaction aborted',
+    description:
+      'An operation of a transactional batch failed; nothing was kept. `details` names the operation.',
+  },
+  payload_too_large: {
+    status: 413,
+    message: 'Payload too large',
+    description: 'The request body exceeds the configured limit (1 MiB by default).',
+  },
+  rate_limited: {
+    status: 429,
+    message: 'Rate limit exceeded',
+    description: 'The key used up its requests for this minute; retry after the `Retry-After` seconds.',
+  },
+  internal_error: {
+    status: 500,
+    message: 'Internal server error',
+    description: 'An unexpected failure; the body never carries a stack trace or a secret.',
+  },
+  cluster_unavailable: {
+    status: 503,
+    message: 'Cluster unavailable',
+    description: "The key's cluster is paused or being deleted.",
+  },
 } as const satisfies Record<string, { status: number; message: string; description: string }>;
 
 /** A documented error code. */

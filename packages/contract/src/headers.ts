@@ -1,11 +1,22 @@
 /** Response and request headers the API documents, with their meaning. */
 export const HEADERS = {
-  requestId: { name: 'X-Request-Id', description: 'Identifies the request; echoed from the request when supplied, generated otherwise.' },
+  requestId: {
+    name: 'X-Request-Id',
+    description: 'Identifies the request; echoed from the request when supplied, generated otherwise.',
+  },
   location: { name: 'Location', description: 'Address of the created resource.' },
   rateLimitLimit: { name: 'RateLimit-Limit', description: 'Requests allowed per minute for this key.' },
   rateLimitRemaining: { name: 'RateLimit-Remaining', description: 'Requests left in the current window.' },
   rateLimitReset: { name: 'RateLimit-Reset', description: 'Seconds until the window resets.' },
   retryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.' },
-  idempotencyKey: { name: 'Idempotency-Key', description: 'Makes a write safe to retry: the same key and request within 24 hours replays the first answer.' },
-  idempotentReplayed: { name: 'Idempotent-Replayed', description: 'Present and "true" when the answer is a replay of an earlier request with the same Idempotency-Key.' },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    description:
+      'Makes a write safe to retry: the same key and request within 24 hours replays the first answer.',
+  },
+  idempotentReplayed: {
+    name: 'Idempotent-Replayed',
+    description:
+      'Present and "true" when the answer is a replay of an earlier request with the same Idempotency-Key.',
+  },
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorCodes, type ErrorCode } from '../errors.js';
+import { type ErrorCode, errorCodes } from '../errors.js';
 import { HEADERS } from '../headers.js';
 import { errorsOf, type RouteDefinition, routes } from '../routes/index.js';
 import { SCOPE_ALIASES, SCOPES } from '../scopes.js';
@@ -14,7 +14,11 @@ const options = {
   uri: (id: string) => `${COMPONENT_PREFIX}${id}`,
   // Keep `format: date-time` but drop zod's long validation pattern: every OpenAPI tool knows the format.
   override: (ctx: { jsonSchema: JsonSchema }) => {
-    if (ctx.jsonSchema.format === 'date-time' || ctx.jsonSchema.format === 'email' || ctx.jsonSchema.format === 'uri') {
+    if (
+      ctx.jsonSchema.format === 'date-time' ||
+      ctx.jsonSchema.format === 'email' ||
+      ctx.jsonSchema.format === 'uri'
+    ) {
       delete ctx.jsonSchema.pattern;
     }
   },
@@ -116,7 +120,10 @@ function operation(route: RouteDefinition): JsonSchema {
     parameters: parameters(route),
   };
   if (route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(route.body, 'input') } } };
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: schemaRef(route.body, 'input') } },
+    };
   }
   op.responses = {
     [String(route.success.status)]: {
@@ -138,7 +145,9 @@ function operation(route: RouteDefinition): JsonSchema {
 }
 
 function components(): JsonSchema {
-  const registry = z.toJSONSchema(z.globalRegistry, { ...options, io: 'output' }) as { schemas: Record<string, JsonSchema> };
+  const registry = z.toJSONSchema(z.globalRegistry, { ...options, io: 'output' }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   const schemas = Object.fromEntries(
     Object.entries(registry.schemas)
       .sort(([a], [b]) => a.localeCompare(b))
@@ -177,7 +186,12 @@ export function buildOpenApiDocument(): JsonSchema {
     tags: [{ name: 'data', description: 'Documents in collections' }],
     paths,
     components: components(),
-    'x-error-codes': Object.fromEntries(Object.entries(errorCodes).map(([code, e]) => [code, { status: e.status, message: e.message, description: e.description }])),
+    'x-error-codes': Object.fromEntries(
+      Object.entries(errorCodes).map(([code, e]) => [
+        code,
+        { status: e.status, message: e.message, description: e.description },
+      ]),
+    ),
     'x-scopes': { scopes: SCOPES, aliases: SCOPE_ALIASES },
   };
 }

@@ -2,8 +2,8 @@ import type { ErrorCode } from '../errors.js';
 import { dataRoutes } from './data.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
 
-export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
 export { dataRoutes } from './data.js';
+export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
 
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [...dataRoutes];
@@ -12,7 +12,15 @@ export const routes: readonly RouteDefinition[] = [...dataRoutes];
 export type RouteId = (typeof dataRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
-  data: ['unauthorized', 'key_expired', 'key_paused', 'session_expired', 'insufficient_scope', 'rate_limited', 'cluster_unavailable'],
+  data: [
+    'unauthorized',
+    'key_expired',
+    'key_paused',
+    'session_expired',
+    'insufficient_scope',
+    'rate_limited',
+    'cluster_unavailable',
+  ],
   session: ['unauthorized', 'session_expired'],
   public: [],
 };

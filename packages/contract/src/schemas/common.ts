@@ -5,8 +5,14 @@ import { ERROR_CODES } from '../errors.js';
 export const ErrorBody = z
   .object({
     error: z.string().meta({ description: 'Human-readable message' }),
-    code: z.enum(ERROR_CODES).or(z.string()).meta({ description: 'Machine-readable error code (see the error registry)' }),
-    details: z.unknown().optional().meta({ description: 'Extra facts about the failure, such as the invalid field' }),
+    code: z
+      .enum(ERROR_CODES)
+      .or(z.string())
+      .meta({ description: 'Machine-readable error code (see the error registry)' }),
+    details: z
+      .unknown()
+      .optional()
+      .meta({ description: 'Extra facts about the failure, such as the invalid field' }),
     requestId: z.string().meta({ description: 'The X-Request-Id of the request' }),
   })
   .meta({ id: 'Error', description: 'An error answer.' });

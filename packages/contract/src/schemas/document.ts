@@ -8,6 +8,7 @@ export const COLLECTION_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 export const RESERVED_COLLECTIONS = ['sql', 'batch', 'webhooks', 'jobs', 'imports'] as const;
 
 /** Document ids: 1 to 128 characters, no slash and no control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the pattern excludes.
 export const DOCUMENT_ID_PATTERN = /^[^/\u0000-\u001f\u007f]{1,128}$/;
 
 /** The path segment that names a collection. */
@@ -17,7 +18,10 @@ export const CollectionName = z
   .meta({ description: 'Collection name', example: 'orders' });
 
 /** The path segment that names a document. */
-export const DocumentId = z.string().regex(DOCUMENT_ID_PATTERN).meta({ description: 'Document id', example: '01JD4X1Q3W4W7T2V1N0A5K9G2B' });
+export const DocumentId = z
+  .string()
+  .regex(DOCUMENT_ID_PATTERN)
+  .meta({ description: 'Document id', example: '01JD4X1Q3W4W7T2V1N0A5K9G2B' });
 
 /** A stored document: the caller's fields plus `_id` and the two timestamps. */
 export const Document = z
@@ -31,17 +35,25 @@ export const Document = z
 
 /** What a caller sends to create or replace a document: any JSON object; `_id` may be supplied, other `_` fields are reserved. */
 export const DocumentInput = z
-  .object({ _id: z.string().regex(DOCUMENT_ID_PATTERN).optional().meta({ description: 'Optional id to use instead of a generated one (create only)' }) })
+  .object({
+    _id: z
+      .string()
+      .regex(DOCUMENT_ID_PATTERN)
+      .optional()
+      .meta({ description: 'Optional id to use instead of a generated one (create only)' }),
+  })
   .catchall(z.unknown())
   .meta({
     id: 'DocumentInput',
-    description: 'Any JSON object. Top-level fields starting with `_` other than `_id` are reserved and refused with 400.',
+    description:
+      'Any JSON object. Top-level fields starting with `_` other than `_id` are reserved and refused with 400.',
   });
 
 /** A JSON Merge Patch (RFC 7396): fields to set, `null` to remove. */
-export const DocumentPatch = z
-  .record(z.string(), z.unknown())
-  .meta({ id: 'DocumentPatch', description: 'A JSON Merge Patch (RFC 7396): fields set to null are removed, objects merge.' });
+export const DocumentPatch = z.record(z.string(), z.unknown()).meta({
+  id: 'DocumentPatch',
+  description: 'A JSON Merge Patch (RFC 7396): fields set to null are removed, objects merge.',
+});
 
 /** Sort expression: fields or dotted paths, comma separated, `-` for descending. */
 export const SORT_PATTERN = /^-?[A-Za-z_$][\w$]*(\.[\w$]+)*(,-?[A-Za-z_$][\w$]*(\.[\w$]+)*)*$/;
@@ -50,11 +62,10 @@ export const SORT_PATTERN = /^-?[A-Za-z_$][\w$]*(\.[\w$]+)*(,-?[A-Za-z_$][\w$]*(
 export const ListDocumentsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
   skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Number of documents to skip' }),
-  sort: z
-    .string()
-    .regex(SORT_PATTERN)
-    .optional()
-    .meta({ description: 'Field or dotted path to sort by, `-` prefix for descending, several comma separated', example: '-_createdAt,name' }),
+  sort: z.string().regex(SORT_PATTERN).optional().meta({
+    description: 'Field or dotted path to sort by, `-` prefix for descending, several comma separated',
+    example: '-_createdAt,name',
+  }),
 });
 
 /** A page of documents. */

@@ -10,8 +10,15 @@ export const WebhookCreate = z
   .object({
     url: z.url({ protocol: /^https?$/ }).meta({ description: 'Absolute http or https delivery address' }),
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1),
-    collection: CollectionName.optional().meta({ description: 'Restricts the subscription to one collection' }),
-    secret: z.string().min(16).max(128).optional().meta({ description: 'Signing secret; generated (whsec_…) when left out' }),
+    collection: CollectionName.optional().meta({
+      description: 'Restricts the subscription to one collection',
+    }),
+    secret: z
+      .string()
+      .min(16)
+      .max(128)
+      .optional()
+      .meta({ description: 'Signing secret; generated (whsec_…) when left out' }),
   })
   .meta({ id: 'WebhookCreate', description: 'A new webhook subscription.' });
 

@@ -1,5 +1,10 @@
 import type { ErrorCode } from '../errors.js';
-import { COLLECTION_NAME_PATTERN, DOCUMENT_ID_PATTERN, RESERVED_COLLECTIONS, SORT_PATTERN } from '../schemas/document.js';
+import {
+  COLLECTION_NAME_PATTERN,
+  DOCUMENT_ID_PATTERN,
+  RESERVED_COLLECTIONS,
+  SORT_PATTERN,
+} from '../schemas/document.js';
 
 /** Field names the server sets on every document. */
 export const SYSTEM_FIELDS = ['_id', '_createdAt', '_updatedAt'] as const;
@@ -24,7 +29,11 @@ export function checkCollectionName(name: string): Violation | null {
     };
   }
   if ((RESERVED_COLLECTIONS as readonly string[]).includes(name)) {
-    return { code: 'reserved_collection', message: `Collection name "${name}" is reserved`, details: { collection: name } };
+    return {
+      code: 'reserved_collection',
+      message: `Collection name "${name}" is reserved`,
+      details: { collection: name },
+    };
   }
   return null;
 }
@@ -53,7 +62,11 @@ export function checkDocumentBody(body: unknown, { allowId }: { allowId: boolean
       }
       continue;
     }
-    return { code: 'invalid_body', message: `Field "${key}" is reserved: top-level names starting with "_" are set by the server`, details: { field: key } };
+    return {
+      code: 'invalid_body',
+      message: `Field "${key}" is reserved: top-level names starting with "_" are set by the server`,
+      details: { field: key },
+    };
   }
   return null;
 }
@@ -151,11 +164,15 @@ export function compareJsonValues(a: unknown, b: unknown): number {
   }
 }
 
-/** Orders documents by sort keys, then by `_id` so that pages are stable. */
+/**
+ * Orders documents by sort keys, then by `_id` in the direction of the last key, so that pages are stable
+ * and a sort such as `-_createdAt` can be read backwards off one index.
+ */
 export function compareDocuments(a: JsonObject, b: JsonObject, keys: readonly SortKey[]): number {
   for (const key of keys) {
     const order = compareJsonValues(valueAtPath(a, key.path), valueAtPath(b, key.path));
     if (order !== 0) return key.descending ? -order : order;
   }
-  return compareStrings(String(a._id), String(b._id));
+  const byId = compareStrings(String(a._id), String(b._id));
+  return keys.at(-1)?.descending ? -byId : byId;
 }

@@ -1,0 +1,73 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * API key format: `svc_` + key id (16) + secret (32) + checksum (6), all base62.
+ * The key id is not secret and finds the stored hash; the checksum (CRC32 of the first 52 characters)
+ * lets a secret scanner tell a real key from random text offline.
+ */
+export const KEY_PREFIX = 'svc_';
+const ID_LENGTH = 16;
+const SECRET_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const KEY_LENGTH = KEY_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
+
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 62 * 4: rejecting larger bytes keeps every character equally likely.
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+function base62Fixed(value: number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
+function checksum(body: string): string {
+  return base62Fixed(crc32(body), CHECKSUM_LENGTH);
+}
+
+/** A freshly made key: the secret to show once, its id, and the hash to store. */
+export interface GeneratedKey {
+  id: string;
+  secret: string;
+  hash: Buffer;
+}
+
+/** Makes a new API key. */
+export function generateApiKey(): GeneratedKey {
+  const id = randomBase62(ID_LENGTH);
+  const body = `${KEY_PREFIX}${id}${randomBase62(SECRET_LENGTH)}`;
+  const secret = body + checksum(body);
+  return { id, secret, hash: hashApiKey(secret) };
+}
+
+/** The key id inside a presented key, or null when it is not a well-formed key with a valid checksum. */
+export function parseApiKey(presented: string): string | null {
+  if (presented.length !== KEY_LENGTH || !KEY_PATTERN.test(presented)) return null;
+  const body = presented.slice(0, -CHECKSUM_LENGTH);
+  if (checksum(body) !== presented.slice(-CHECKSUM_LENGTH)) return null;
+  return presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + ID_LENGTH);
+}
+
+/** The stored form of a key. Keys carry 190 random bits, so a fast hash is enough to make a dump useless. */
+export function hashApiKey(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+/** Constant-time comparison of a presented key against a stored hash. */
+export function apiKeyMatches(presented: string, storedHash: Buffer): boolean {
+  const hash = hashApiKey(presented);
+  return hash.length === storedHash.length && timingSafeEqual(hash, storedHash);
+}

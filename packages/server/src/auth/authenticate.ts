@@ -1,0 +1,69 @@
+import { effectiveScopes, satisfiesScope } from '@dataplatform/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import type { KeyPrincipal, Storage } from '../storage/types.js';
+import { apiKeyMatches, KEY_PREFIX, parseApiKey } from './api-key.js';
+import type { KeyRateLimiter } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller of a data route. */
+    principal?: Principal;
+  }
+}
+
+/** Who is calling a data route. */
+export interface Principal {
+  kind: 'key';
+  key: KeyPrincipal;
+  clusterId: string;
+}
+
+function presentedKey(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith('Bearer ')) {
+    const token = authorization.slice(7).trim();
+    if (token.startsWith(KEY_PREFIX)) return token;
+    throw new ApiError('unauthorized', 'Invalid or expired session token');
+  }
+  return null;
+}
+
+/** Checks the credential of a data route, its scopes and its rate limit; sets the RateLimit headers. */
+export class Authenticator {
+  constructor(
+    private readonly storage: Storage,
+    private readonly limiter: KeyRateLimiter,
+  ) {}
+
+  async authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    anyOf: readonly string[],
+  ): Promise<Principal> {
+    const presented = presentedKey(request);
+    if (presented === null)
+      throw new ApiError('unauthorized', 'Missing credentials: send X-API-Key or Authorization: Bearer');
+    const keyId = parseApiKey(presented);
+    const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);
+    if (!stored || !apiKeyMatches(presented, stored.secretHash))
+      throw new ApiError('unauthorized', 'Invalid API key');
+    if (stored.status === 'paused') throw new ApiError('key_paused');
+    if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= Date.now())
+      throw new ApiError('key_expired');
+    if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
+    if (!satisfiesScope(effectiveScopes(stored.scopes), anyOf)) {
+      throw new ApiError('insufficient_scope', undefined, { required: anyOf });
+    }
+    const decision = await this.limiter.consume(stored.keyId, stored.tier);
+    if (decision) {
+      reply.header('ratelimit-limit', decision.limit);
+      reply.header('ratelimit-remaining', decision.remaining);
+      reply.header('ratelimit-reset', decision.resetSeconds);
+      if (!decision.allowed) throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': 60 });
+    }
+    return { kind: 'key', key: stored, clusterId: stored.clusterId };
+  }
+}

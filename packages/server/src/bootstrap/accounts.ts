@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { SCOPES } from '@dataplatform/contract';
+import { monotonicFactory } from 'ulid';
+import { generateApiKey } from '../auth/api-key.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { Storage } from '../storage/types.js';
+
+const ulid = monotonicFactory();
+
+/** What to create: a user with a billing account, a default cluster and one API key. */
+export interface AccountSeed {
+  email: string;
+  name: string;
+  password: string;
+  plan?: 'free' | 'starter' | 'team' | 'payg';
+  /** Operator-set enterprise tier: no rate limit. */
+  enterprise?: boolean;
+  /** Length of the trial in days; 0 for none. */
+  trialDays?: number;
+  keyName?: string;
+  scopes?: readonly string[];
+  /** Expiry of the key (ISO 8601); none by default. */
+  keyExpiresAt?: string | null;
+}
+
+/** The ids and the one-time key secret of a created account. */
+export interface CreatedAccount {
+  userId: string;
+  clusterId: string;
+  keyId: string;
+  apiKey: string;
+}
+
+/** Adds an API key to an existing cluster and returns its id and one-time secret. */
+export async function addApiKey(
+  storage: Storage,
+  owner: { userId: string; clusterId: string },
+  options: { name?: string; scopes?: readonly string[]; expiresAt?: string | null } = {},
+): Promise<{ keyId: string; apiKey: string }> {
+  const key = generateApiKey();
+  await storage.keys.create({
+    id: key.id,
+    clusterId: owner.clusterId,
+    ownerId: owner.userId,
+    name: options.name ?? 'key',
+    scopes: [...(options.scopes ?? SCOPES)],
+    secretHash: key.hash,
+    createdAt: new Date().toISOString(),
+    expiresAt: options.expiresAt ?? null,
+  });
+  return { keyId: key.id, apiKey: key.secret };
+}
+
+/** Creates a user, their billing account, their default cluster and an API key. */
+export async function createAccountWithKey(storage: Storage, seed: AccountSeed): Promise<CreatedAccount> {
+  const now = new Date();
+  const userId = `usr_${ulid()}`;
+  const clusterId = `cls_${ulid()}`;
+  const trialDays = seed.trialDays ?? 0;
+  await storage.accounts.create({
+    user: {
+      id: userId,
+      email: seed.email,
+      name: seed.name,
+      passwordHash: await hashPassword(seed.password),
+      createdAt: now.toISOString(),
+    },
+    billing: {
+      id: `bil_${ulid()}`,
+      plan: seed.plan ?? 'free',
+      trialExpiresAt: trialDays > 0 ? new Date(now.getTime() + trialDays * 86_400_000).toISOString() : null,
+      enterprise: seed.enterprise ?? false,
+    },
+    cluster: {
+      id: clusterId,
+      name: 'default',
+      region: 'local',
+      tier: seed.enterprise ? 'enterprise' : 'free',
+    },
+  });
+  const key = await addApiKey(
+    storage,
+    { userId, clusterId },
+    {
+      name: seed.keyName ?? 'default',
+      ...(seed.scopes ? { scopes: seed.scopes } : {}),
+      expiresAt: seed.keyExpiresAt ?? null,
+    },
+  );
+  return { userId, clusterId, ...key };
+}
+
+/** A random password for generated accounts. */
+export function randomPassword(): string {
+  return randomBytes(18).toString('base64url');
+}

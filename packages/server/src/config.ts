@@ -1,0 +1,40 @@
+/** Settings of the reference server, read from the environment. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Directory of the embedded SQLite database, or `:memory:`. */
+  dataDir: string;
+  /** PostgreSQL address; when set, the server stores everything there instead of SQLite. */
+  databaseUrl: string | undefined;
+  /** Largest request body in bytes. */
+  bodyLimit: number;
+  /** `development` (the default) or `production`. */
+  mode: 'development' | 'production';
+  logLevel: string;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+/** Reads the server settings from environment variables (documented in docs/deployment.md). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const synchronous = (env.DATAPLATFORM_SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
+  if (synchronous !== 'FULL' && synchronous !== 'NORMAL')
+    throw new Error('DATAPLATFORM_SQLITE_SYNCHRONOUS must be FULL or NORMAL');
+  return {
+    port: integer(env.PORT, 5000, 'PORT'),
+    host: env.HOST || 'localhost',
+    dataDir: env.DATAPLATFORM_DATA_DIR || './.dataplatform',
+    databaseUrl: env.DATABASE_URL || undefined,
+    bodyLimit: integer(env.DATAPLATFORM_BODY_LIMIT, 1024 * 1024, 'DATAPLATFORM_BODY_LIMIT'),
+    mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+    logLevel: env.LOG_LEVEL || 'info',
+    sqliteSynchronous: synchronous,
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * The dataplatform reference server.
+ * @packageDocumentation
+ */
+export { buildApp } from './app.js';
+export {
+  type AccountSeed,
+  addApiKey,
+  type CreatedAccount,
+  createAccountWithKey,
+} from './bootstrap/accounts.js';
+export type { DevAccount, DevCredentials } from './bootstrap/dev-credentials.js';
+export { loadConfig, type ServerConfig } from './config.js';
+export { type RunningServer, startServer } from './server.js';
+export { openStorage } from './storage/index.js';
+export type { Storage } from './storage/types.js';

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import type { Storage } from '../storage/types.js';
+
+/** `/healthz` answers while the process runs; `/readyz` also checks that the database answers. */
+export function registerHealth(app: FastifyInstance, storage: Storage): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await storage.ping();
+      return { status: 'ready', engine: storage.engine };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', engine: storage.engine });
+    }
+  });
+}

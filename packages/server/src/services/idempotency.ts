@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../http/errors.js';
+import type { IdempotencyRecord, IdempotencyRecordInput, Storage } from '../storage/types.js';
+
+/** How long an Idempotency-Key replays its first answer. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A write's Idempotency-Key with the fingerprint of the request it came with. */
+export interface IdempotencyContext {
+  clusterId: string;
+  key: string;
+  fingerprint: string;
+  notBefore: string;
+}
+
+/** Reads the Idempotency-Key header of a write; null when absent. */
+export function idempotencyContext(
+  clusterId: string,
+  header: string | string[] | undefined,
+  method: string,
+  path: string,
+  rawBody: string,
+): IdempotencyContext | null {
+  if (header === undefined) return null;
+  if (typeof header !== 'string' || header.length === 0 || header.length > 255) {
+    throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 characters', {
+      in: 'header',
+      field: 'Idempotency-Key',
+    });
+  }
+  const fingerprint = createHash('sha256').update(`${method} ${path}\n${rawBody}`).digest('base64url');
+  return {
+    clusterId,
+    key: header,
+    fingerprint,
+    notBefore: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+  };
+}
+
+/** The record a write should store with itself. */
+export function recordInput(context: IdempotencyContext, status: number): IdempotencyRecordInput {
+  return { key: context.key, fingerprint: context.fingerprint, status, expiredBefore: context.notBefore };
+}
+
+/** The earlier answer to replay, null when the key is new; 409 when the key was used for another request. */
+export async function findReplay(
+  storage: Storage,
+  context: IdempotencyContext,
+): Promise<IdempotencyRecord | null> {
+  const found = await storage.idempotency.find(context.clusterId, context.key, context.notBefore);
+  if (found && found.fingerprint !== context.fingerprint) throw new ApiError('idempotency_mismatch');
+  return found;
+}

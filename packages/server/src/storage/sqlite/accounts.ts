@@ -1,0 +1,34 @@
+import type Database from 'better-sqlite3';
+import type { AccountStore, NewAccount } from '../types.js';
+
+/** Users, billing accounts and clusters on SQLite. */
+export class SqliteAccounts implements AccountStore {
+  private readonly stmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.stmt = {
+      user: db.prepare(
+        'INSERT INTO users (id, email, name, password_hash, created_at) VALUES (@id, @email, @name, @passwordHash, @createdAt)',
+      ),
+      billing: db.prepare(
+        'INSERT INTO billing_accounts (id, user_id, plan, trial_expires_at, enterprise) VALUES (@id, @userId, @plan, @trialExpiresAt, @enterprise)',
+      ),
+      cluster: db.prepare(
+        "INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at) VALUES (@id, @ownerId, @name, @region, @tier, 'running', @createdAt)",
+      ),
+      countUsers: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users'),
+    };
+  }
+
+  async create({ user, billing, cluster }: NewAccount): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt.user.run(user);
+      this.stmt.billing.run({ ...billing, userId: user.id, enterprise: billing.enterprise ? 1 : 0 });
+      this.stmt.cluster.run({ ...cluster, ownerId: user.id, createdAt: user.createdAt });
+    })();
+  }
+
+  async countUsers(): Promise<number> {
+    return this.stmt.countUsers.get()!.n;
+  }
+}

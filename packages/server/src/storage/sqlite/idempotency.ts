@@ -1,0 +1,32 @@
+import type Database from 'better-sqlite3';
+import type { IdempotencyRecord, IdempotencyRecordInput, IdempotencyStore } from '../types.js';
+
+/** Answers recorded under Idempotency-Keys, on SQLite. */
+export class SqliteIdempotency implements IdempotencyStore {
+  private readonly stmt;
+
+  constructor(db: Database.Database) {
+    this.stmt = {
+      find: db.prepare<[string, string, string], IdempotencyRecord>(
+        'SELECT fingerprint, status, body, created_at AS createdAt FROM idempotency_keys WHERE cluster_id = ? AND key = ? AND created_at >= ?',
+      ),
+      expire: db.prepare('DELETE FROM idempotency_keys WHERE cluster_id = ? AND key = ? AND created_at < ?'),
+      insert: db.prepare(
+        'INSERT INTO idempotency_keys (cluster_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
+    };
+  }
+
+  async find(clusterId: string, key: string, notBefore: string): Promise<IdempotencyRecord | null> {
+    return this.stmt.find.get(clusterId, key, notBefore) ?? null;
+  }
+
+  /** Records an answer; false when another request recorded this key first. Call inside the write's transaction. */
+  record(clusterId: string, input: IdempotencyRecordInput, body: string): boolean {
+    this.stmt.expire.run(clusterId, input.key, input.expiredBefore);
+    const now = new Date().toISOString();
+    return (
+      this.stmt.insert.run(clusterId, input.key, input.fingerprint, input.status, body, now).changes === 1
+    );
+  }
+}

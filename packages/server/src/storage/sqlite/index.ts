@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Storage } from '../types.js';
+import { SqliteAccounts } from './accounts.js';
+import { SqliteDocuments } from './documents.js';
+import { SqliteIdempotency } from './idempotency.js';
+import { SqliteKeys } from './keys.js';
+import { migrate } from './migrations.js';
+
+/** Settings of the SQLite engine. */
+export interface SqliteOptions {
+  /** Directory of the database file; `:memory:` keeps everything in memory (tests only). */
+  dataDir: string;
+  /** `FULL` (default) syncs every commit to disk; `NORMAL` is faster and can lose the last commits on power loss. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** Opens (and migrates) the embedded SQLite database in `dataDir`. */
+export function openSqliteStorage(options: SqliteOptions): Storage {
+  let file = ':memory:';
+  if (options.dataDir !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true });
+    file = join(options.dataDir, 'dataplatform.sqlite');
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  const idempotency = new SqliteIdempotency(db);
+  return {
+    engine: 'sqlite',
+    documents: new SqliteDocuments(db, idempotency),
+    idempotency,
+    keys: new SqliteKeys(db),
+    accounts: new SqliteAccounts(db),
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

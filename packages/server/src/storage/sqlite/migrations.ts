@@ -1,0 +1,82 @@
+import type Database from 'better-sqlite3';
+
+/** Schema changes in order; `PRAGMA user_version` records how many have run. Append only. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE billing_accounts (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL UNIQUE REFERENCES users(id),
+    plan TEXT NOT NULL,
+    credits INTEGER NOT NULL DEFAULT 0,
+    trial_expires_at TEXT,
+    enterprise INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'active'
+  );
+  CREATE TABLE clusters (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL,
+    region TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id),
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    secret_hash BLOB NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    last_used_at TEXT,
+    last_rotated_at TEXT
+  );
+  CREATE TABLE collections (
+    id INTEGER PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    doc_count INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (cluster_id, name)
+  );
+  CREATE TABLE documents (
+    collection_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX documents_by_id ON documents (collection_id, id);
+  CREATE INDEX documents_by_created ON documents (collection_id, created_at, id);
+  CREATE INDEX documents_by_updated ON documents (collection_id, updated_at, id);
+  CREATE TABLE idempotency_keys (
+    cluster_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, key)
+  );
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+  `,
+];
+
+/** Brings the database schema up to date inside one transaction. */
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current >= MIGRATIONS.length) return;
+  db.transaction(() => {
+    for (let version = current; version < MIGRATIONS.length; version++) db.exec(MIGRATIONS[version]!);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+}

@@ -1,0 +1,145 @@
+import type { SortKey } from '@dataplatform/contract';
+
+/** A document as the storage keeps it: system fields as columns, the caller's fields as JSON text. */
+export interface DocumentRow {
+  id: string;
+  /** JSON text of the caller's fields (an object, without `_id`, `_createdAt`, `_updatedAt`). */
+  data: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Asks a write to record its answer under an Idempotency-Key, in the same transaction as the write. */
+export interface IdempotencyRecordInput {
+  key: string;
+  fingerprint: string;
+  status: number;
+  /** Drop any record of this key older than this instant (ISO 8601) before recording. */
+  expiredBefore: string;
+}
+
+/** An answer recorded under an Idempotency-Key. */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  status: number;
+  body: string;
+  createdAt: string;
+}
+
+/** Result of a write: the answer's JSON text, or why nothing was written. */
+export type WriteResult =
+  | { ok: true; body: string }
+  | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' };
+
+/** Where a document lives: a cluster and a collection. */
+export interface CollectionRef {
+  clusterId: string;
+  collection: string;
+}
+
+/** Options of a list read. */
+export interface ListOptions {
+  limit: number;
+  skip: number;
+  sort: readonly SortKey[];
+}
+
+/** Documents in collections. Every write is atomic together with its idempotency record and its counters. */
+export interface DocumentStore {
+  /** One page of documents as JSON text, and the number of documents in the collection. */
+  list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }>;
+  /** One document as JSON text, or null. */
+  get(ref: CollectionRef, id: string): Promise<string | null>;
+  insert(ref: CollectionRef, row: DocumentRow, idempotency?: IdempotencyRecordInput): Promise<WriteResult>;
+  /** Replaces the caller's fields; keeps `_id` and `_createdAt`. */
+  replace(
+    ref: CollectionRef,
+    id: string,
+    data: string,
+    updatedAt: string,
+    idempotency?: IdempotencyRecordInput,
+  ): Promise<WriteResult>;
+  /**
+   * Reads the caller's fields, passes them to `change` and stores what it returns, atomically.
+   * `change` must be synchronous and free of side effects: an engine may call it again after a conflict.
+   */
+  update(
+    ref: CollectionRef,
+    id: string,
+    change: (data: Record<string, unknown>) => Record<string, unknown>,
+    updatedAt: string,
+    idempotency?: IdempotencyRecordInput,
+  ): Promise<WriteResult>;
+  delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult>;
+}
+
+/** Answers recorded under Idempotency-Keys, per cluster. */
+export interface IdempotencyStore {
+  find(clusterId: string, key: string, notBefore: string): Promise<IdempotencyRecord | null>;
+}
+
+/** What a request authenticated by an API key may do. */
+export interface KeyPrincipal {
+  keyId: string;
+  clusterId: string;
+  clusterStatus: string;
+  scopes: string[];
+  status: 'active' | 'paused';
+  expiresAt: string | null;
+  /** The rate-limit tier of the owner's plan. */
+  tier: RateTier;
+}
+
+/** Rate-limit tiers (API.md). */
+export type RateTier = 'free' | 'starter' | 'pro' | 'enterprise';
+
+/** A stored API key, as needed to check a presented secret. */
+export interface StoredKey extends KeyPrincipal {
+  secretHash: Buffer;
+}
+
+/** A new API key to store. */
+export interface NewKey {
+  id: string;
+  clusterId: string;
+  ownerId: string;
+  name: string;
+  scopes: string[];
+  secretHash: Buffer;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+/** API keys. */
+export interface KeyStore {
+  /** The key with this id together with its cluster and the owner's tier, or null. */
+  findForAuth(keyId: string): Promise<StoredKey | null>;
+  create(key: NewKey): Promise<void>;
+  /** Pauses or resumes a key. */
+  setStatus(keyId: string, status: 'active' | 'paused'): Promise<void>;
+}
+
+/** A new account: a user, their billing account and their default cluster. */
+export interface NewAccount {
+  user: { id: string; email: string; name: string; passwordHash: string; createdAt: string };
+  billing: { id: string; plan: string; trialExpiresAt: string | null; enterprise: boolean };
+  cluster: { id: string; name: string; region: string; tier: string };
+}
+
+/** Users, billing accounts and clusters. */
+export interface AccountStore {
+  create(account: NewAccount): Promise<void>;
+  countUsers(): Promise<number>;
+}
+
+/** The one interface the server talks to; one implementation per engine. */
+export interface Storage {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly documents: DocumentStore;
+  readonly idempotency: IdempotencyStore;
+  readonly keys: KeyStore;
+  readonly accounts: AccountStore;
+  /** Cheap round trip to the database, for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
