@@ -1,7 +1,6 @@
 // Writes openapi.json from the contract; with --check, fails when the committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import '../src/index.js';
 import { buildOpenApiDocument } from '../src/openapi/build.js';
 
 const target = fileURLToPath(new URL('../openapi.json', import.meta.url));

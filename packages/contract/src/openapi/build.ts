@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Importing the package's entry registers every named schema, so components never depend on import order.
+import '../index.js';
 import { type ErrorCode, errorCodes } from '../errors.js';
 import { HEADERS } from '../headers.js';
 import { errorsOf, type RouteDefinition, routes } from '../routes/index.js';
