@@ -36,6 +36,16 @@ describe('mergePatch', () => {
   });
 });
 
+it('keeps a "__proto__" key of a patch as an ordinary field', () => {
+  const patched = mergePatch({ a: 1 }, JSON.parse('{"__proto__":{"polluted":true}}')) as Record<
+    string,
+    unknown
+  >;
+  expect(Object.getPrototypeOf(patched)).toBe(Object.prototype);
+  expect(JSON.stringify(patched)).toBe('{"a":1,"__proto__":{"polluted":true}}');
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+});
+
 describe('checkDocumentBody', () => {
   it('accepts objects and a valid _id on create only', () => {
     expect(checkDocumentBody({ a: 1 }, { allowId: false })).toBeNull();

@@ -77,7 +77,14 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const out: JsonObject = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
+    // defineProperty, not assignment: a "__proto__" key stays an ordinary field instead of replacing the prototype.
+    else
+      Object.defineProperty(out, key, {
+        value: mergePatch(out[key], value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }

@@ -1,0 +1,126 @@
+import { type RouteDefinition, routes } from '@dataplatform/contract';
+import { http, type RequestHandler } from 'msw';
+import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './answers.js';
+import { documentOperations, type Operation } from './document-operations.js';
+import { DocumentStore } from './document-store.js';
+import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
+import { type AddKeyOptions, KeyRing, MOCK_API_KEY } from './keys.js';
+import { createMockStore, type MockStore } from './mock-store.js';
+import { parseJsonBody, parseParams, parseQuery, readBodyText } from './request-input.js';
+
+/** Where the handlers answer unless told otherwise: the server's default address. */
+export const DEFAULT_BASE_URL = 'http://localhost:5000';
+
+/** Options of {@link createDataPlatformMocks}. */
+export interface DataPlatformMocksOptions {
+  /** Origin (and optional path prefix) the handlers answer on; default `http://localhost:5000`. */
+  baseUrl?: string;
+}
+
+/** One mock API: its MSW handlers, a key that may do everything, and the in-memory model behind them. */
+export interface DataPlatformMocks {
+  /** Pass to `setupServer(...handlers)` (msw/node) or `setupWorker(...handlers)` (msw/browser). */
+  handlers: RequestHandler[];
+  /** A valid API key holding every scope. */
+  apiKey: string;
+  /** Adds an API key with the given scopes and status and returns it, for testing 401 and 403 answers. */
+  addKey(options: AddKeyOptions): string;
+  /** The documents and idempotency records the handlers read and write. */
+  store: MockStore;
+}
+
+interface MockState {
+  keys: KeyRing;
+  documents: DocumentStore;
+  ledger: IdempotencyLedger;
+}
+
+function operationFor(route: RouteDefinition): Operation {
+  const operation = (documentOperations as Record<string, Operation | undefined>)[route.id];
+  if (!operation) {
+    throw new Error(
+      `@dataplatform/mocks has no implementation of route ${route.id} (${route.method} ${route.path})`,
+    );
+  }
+  return operation;
+}
+
+/** Like the server, only successful writes are recorded: a failed write changed nothing, so a retry may run again. */
+function isRecordable(answer: Answer): boolean {
+  return answer.status >= 200 && answer.status < 300;
+}
+
+function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): RequestHandler {
+  const operation = operationFor(route);
+  const path = baseUrl + route.path.replace(/\{(\w+)\}/g, ':$1');
+  const method = route.method.toLowerCase() as Lowercase<RouteDefinition['method']>;
+
+  return http[method](path, async ({ request, params }) => {
+    const requestId = requestIdOf(request);
+    const fail = (error: unknown) => {
+      if (error instanceof ApiError) return errorAnswer(error);
+      throw error; // a bug in the mocks: let MSW report it rather than disguise it as an API error
+    };
+    // Everything after the body is read runs synchronously, so lookup and record of an idempotency key cannot interleave.
+    const run = (bodyText: string): Answer => {
+      try {
+        const input = {
+          params: parseParams(route, params),
+          query: parseQuery(route, new URL(request.url)),
+          body: route.body ? parseJsonBody(bodyText) : undefined,
+        };
+        return operation(input, state.documents);
+      } catch (error) {
+        return fail(error);
+      }
+    };
+
+    try {
+      // Authentication and authorization come before any validation, as on the server.
+      state.keys.authorize(request, route);
+      const bodyText = await readBodyText(request, route);
+      const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
+      if (!idempotencyKey) return toResponse(run(bodyText), requestId);
+
+      const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
+      const seen = state.ledger.lookup(idempotencyKey, fingerprint);
+      if (seen.kind === 'mismatch') throw new ApiError('idempotency_mismatch');
+      if (seen.kind === 'replay') {
+        return toResponse(seen.answer, requestId, { 'Idempotent-Replayed': 'true' });
+      }
+      const answer = run(bodyText);
+      if (isRecordable(answer)) state.ledger.record(idempotencyKey, fingerprint, answer);
+      return toResponse(answer, requestId);
+    } catch (error) {
+      return toResponse(fail(error), requestId);
+    }
+  });
+}
+
+/** Counts `{param}` segments; routes with fewer come first so a fixed path (say `/data/sql`) wins over `/data/{collection}`. */
+function parameterCount(route: RouteDefinition): number {
+  return route.path.split('{').length - 1;
+}
+
+/**
+ * Creates a mock of the dataplatform API: MSW handlers for every route of the contract, backed by an
+ * in-memory model with the reference server's semantics.
+ * @example
+ * const mocks = createDataPlatformMocks();
+ * const server = setupServer(...mocks.handlers);
+ */
+export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}): DataPlatformMocks {
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const state: MockState = {
+    keys: new KeyRing(),
+    documents: new DocumentStore(),
+    ledger: new IdempotencyLedger(),
+  };
+  const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
+  return {
+    handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
+    apiKey: MOCK_API_KEY,
+    addKey: (keyOptions) => state.keys.add(keyOptions),
+    store: createMockStore(state.documents, state.ledger),
+  };
+}

@@ -1,0 +1,77 @@
+import { compareDocuments, type JsonObject, type SortKey, type StoredDocument } from '@dataplatform/contract';
+import { createIdGenerator } from './ids.js';
+
+/** A document's own fields: everything but `_id`, `_createdAt` and `_updatedAt`. */
+export function ownFields(doc: JsonObject): JsonObject {
+  const { _id, _createdAt, _updatedAt, ...fields } = doc;
+  return fields;
+}
+
+/** Builds a stored document in the server's key order: `_id`, the caller's fields, then the two timestamps. */
+function assemble(id: string, fields: JsonObject, createdAt: string, updatedAt: string): StoredDocument {
+  return { _id: id, ...ownFields(fields), _createdAt: createdAt, _updatedAt: updatedAt };
+}
+
+/** The documents of every collection, keyed by collection then id. Knows nothing about HTTP. */
+export class DocumentStore {
+  readonly #collections = new Map<string, Map<string, StoredDocument>>();
+  readonly #nextId = createIdGenerator();
+
+  #documents(collection: string): Map<string, StoredDocument> {
+    let documents = this.#collections.get(collection);
+    if (!documents) {
+      documents = new Map();
+      this.#collections.set(collection, documents);
+    }
+    return documents;
+  }
+
+  /** Forgets every document. */
+  clear(): void {
+    this.#collections.clear();
+  }
+
+  /** Every document of a collection, in `_id` order or by `sort` (ties broken by `_id`). */
+  list(collection: string, sort: readonly SortKey[] = []): StoredDocument[] {
+    const documents = [...(this.#collections.get(collection)?.values() ?? [])];
+    return documents.sort((a, b) => compareDocuments(a, b, sort));
+  }
+
+  /** The document, or undefined. */
+  get(collection: string, id: string): StoredDocument | undefined {
+    return this.#collections.get(collection)?.get(id);
+  }
+
+  /**
+   * Stores a new document; null when the id is taken. `fields._id` is used when present, otherwise a
+   * sortable id is generated. Timestamps default to now (seeding may supply its own).
+   */
+  insert(
+    collection: string,
+    fields: JsonObject,
+    timestamps?: { createdAt?: string; updatedAt?: string },
+  ): StoredDocument | null {
+    const documents = this.#documents(collection);
+    const id = typeof fields._id === 'string' ? fields._id : this.#nextId();
+    if (documents.has(id)) return null;
+    const now = new Date().toISOString();
+    const createdAt = timestamps?.createdAt ?? now;
+    const doc = assemble(id, fields, createdAt, timestamps?.updatedAt ?? createdAt);
+    documents.set(id, doc);
+    return doc;
+  }
+
+  /** Replaces a document's own fields, keeping `_id` and `_createdAt`; undefined when it does not exist. */
+  replace(collection: string, id: string, fields: JsonObject): StoredDocument | undefined {
+    const old = this.get(collection, id);
+    if (!old) return undefined;
+    const doc = assemble(id, fields, old._createdAt, new Date().toISOString());
+    this.#documents(collection).set(id, doc);
+    return doc;
+  }
+
+  /** Removes a document; false when it did not exist. */
+  delete(collection: string, id: string): boolean {
+    return this.#collections.get(collection)?.delete(id) ?? false;
+  }
+}

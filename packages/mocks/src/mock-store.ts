@@ -1,0 +1,67 @@
+import {
+  checkCollectionName,
+  checkDocumentBody,
+  isJsonObject,
+  type StoredDocument,
+} from '@dataplatform/contract';
+import type { DocumentStore } from './document-store.js';
+import type { IdempotencyLedger } from './idempotency.js';
+
+/** The in-memory model behind the handlers, for arranging and inspecting a test. */
+export interface MockStore {
+  /** Forgets every document and every recorded idempotent answer; added API keys stay valid. */
+  reset(): void;
+  /** A copy of a collection's documents in `_id` order; `[]` for a collection never written. */
+  collection(name: string): StoredDocument[];
+  /**
+   * Stores documents as if they had been created, and returns copies of them. `_id`, `_createdAt` and
+   * `_updatedAt` are kept when given (so a test can fix them), generated otherwise. Throws on an invalid
+   * collection name, a reserved field, or an id that is already taken.
+   */
+  seed(collection: string, docs: readonly Record<string, unknown>[]): StoredDocument[];
+}
+
+/** JSON round trip: the copy a caller gets cannot change the store, and seeds are normalised as a POST would be. */
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function timestampOf(doc: Record<string, unknown>, field: '_createdAt' | '_updatedAt'): string | undefined {
+  const value = doc[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) {
+    throw new Error(`seed: ${field} must be an ISO 8601 string, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** Wraps the document store and the idempotency ledger in the facade tests use. */
+export function createMockStore(documents: DocumentStore, ledger: IdempotencyLedger): MockStore {
+  return {
+    reset() {
+      documents.clear();
+      ledger.clear();
+    },
+    collection(name) {
+      return copy(documents.list(name));
+    },
+    seed(collection, docs) {
+      const violation = checkCollectionName(collection);
+      if (violation) throw new Error(`seed: ${violation.message}`);
+      return docs.map((input) => {
+        const doc = copy(input);
+        if (!isJsonObject(doc)) throw new Error('seed: every document must be a JSON object');
+        const createdAt = timestampOf(doc, '_createdAt');
+        const updatedAt = timestampOf(doc, '_updatedAt');
+        const { _createdAt, _updatedAt, ...fields } = doc;
+        const bodyViolation = checkDocumentBody(fields, { allowId: true });
+        if (bodyViolation) throw new Error(`seed: ${bodyViolation.message}`);
+        const stored = documents.insert(collection, fields, { createdAt, updatedAt });
+        if (!stored) {
+          throw new Error(`seed: document "${String(fields._id)}" already exists in "${collection}"`);
+        }
+        return copy(stored);
+      });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { checkCollectionName, type RouteDefinition } from '@dataplatform/contract';
+import { ApiError } from './answers.js';
+
+/** The server's default body limit (1 MiB); the mocks do not make it configurable. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** A request's validated parts, as an operation receives them. */
+export interface OperationInput {
+  /** Path parameters, e.g. `{ collection, id }`, already checked against the route's schema. */
+  params: Record<string, string>;
+  /** The query parsed by the route's schema, defaults applied. */
+  query: Record<string, unknown>;
+  /** The parsed JSON body for routes that take one; undefined otherwise. */
+  body: unknown;
+}
+
+interface SchemaIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+function validationError(where: string, issue: SchemaIssue | undefined): ApiError {
+  const field = issue?.path.map(String).join('.') ?? '';
+  const message = `Invalid ${where} "${field}": ${issue?.message ?? 'not of the documented form'}`;
+  return new ApiError('validation_error', message, { field });
+}
+
+/** Reads the raw body of a route that takes one; refuses more than the body limit with 413. */
+export async function readBodyText(request: Request, route: RouteDefinition): Promise<string> {
+  if (!route.body) return '';
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > BODY_LIMIT_BYTES) {
+    throw new ApiError('payload_too_large', `Payload too large: the limit is ${BODY_LIMIT_BYTES} bytes`, {
+      limit: BODY_LIMIT_BYTES,
+    });
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Checks path parameters: the collection name first (for its precise message), then the route's schema. */
+export function parseParams(
+  route: RouteDefinition,
+  raw: Record<string, string | readonly string[] | undefined>,
+): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string') params[name] = value;
+  }
+  if (params.collection !== undefined) {
+    const violation = checkCollectionName(params.collection);
+    if (violation) throw ApiError.fromViolation(violation);
+  }
+  if (!route.params) return params;
+  const parsed = route.params.safeParse(params);
+  if (!parsed.success) throw validationError('path parameter', parsed.error.issues[0]);
+  return parsed.data as Record<string, string>;
+}
+
+/** Parses the query string with the route's schema; a repeated parameter counts with its last value. */
+export function parseQuery(route: RouteDefinition, url: URL): Record<string, unknown> {
+  if (!route.query) return {};
+  const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) throw validationError('query parameter', parsed.error.issues[0]);
+  return parsed.data as Record<string, unknown>;
+}
+
+/**
+ * Parses a JSON body. An empty body is "not a JSON object" (400 invalid_body) rather than malformed JSON,
+ * so a caller who forgot the body reads the message that says what to send.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') {
+    throw new ApiError('invalid_body', 'Body must be a JSON object; the request had no body');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError('invalid_json', `Malformed JSON body: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,42 @@
+import { routes } from '@dataplatform/contract';
+import { describe, expect, it } from 'vitest';
+import { documentOperations } from '../src/document-operations.js';
+import { useMockApi } from './harness.js';
+
+const { mocks, call } = useMockApi();
+
+/** Fills a contract path with a seeded document's address. */
+function pathOf(template: string): string {
+  return template.replace('{collection}', 'routeCheck').replace('{id}', 'r1');
+}
+
+describe('the route table', () => {
+  it('has an implementation for every route of the contract', () => {
+    for (const route of routes) expect(Object.keys(documentOperations), route.id).toContain(route.id);
+    expect(mocks.handlers).toHaveLength(routes.length);
+  });
+
+  it.each(routes.map((route) => [route.id, route] as const))(
+    '%s answers its documented success status and schema',
+    async (_id, route) => {
+      mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
+      const result = await call(route.method, pathOf(route.path), {
+        json: route.body ? { n: 2 } : undefined,
+      });
+      expect(result.status).toBe(route.success.status);
+      const parsed = route.success.schema.safeParse(result.body);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+      expect(result.headers.get('x-request-id')).toBeTruthy();
+    },
+  );
+
+  it.each(routes.map((route) => [route.id, route] as const))(
+    '%s asks for the scopes the contract names',
+    async (_id, route) => {
+      const key = mocks.addKey({ scopes: [] });
+      const result = await call(route.method, pathOf(route.path), { key, json: route.body ? {} : undefined });
+      expect(result.status).toBe(403);
+      expect(result.body.details).toEqual({ required: [...route.scopes] });
+    },
+  );
+});
