@@ -88,7 +88,7 @@ describe('sorting', () => {
     expect(parseSort('a b')).toMatchObject({ code: 'validation_error' });
   });
 
-  it('orders types: missing/null < booleans < numbers < strings by code point < arrays and objects', () => {
+  it('orders types: missing/null < booleans < numbers < strings by code point < arrays and objects, which tie', () => {
     const values = [{ a: 1 }, 'b', '😀', '\uffff', 'a', 10, -1, true, false, null, [0]];
     expect([...values].sort(compareJsonValues)).toEqual([
       null,
@@ -100,9 +100,10 @@ describe('sorting', () => {
       'b',
       '\uffff',
       '😀',
-      [0],
       { a: 1 },
+      [0],
     ]);
+    expect(compareJsonValues([1], { a: 1 })).toBe(0);
     expect(compareJsonValues(undefined, null)).toBe(0);
     expect(compareJsonValues(undefined, false)).toBe(-1);
   });

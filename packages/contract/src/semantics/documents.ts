@@ -123,7 +123,9 @@ export function valueAtPath(doc: unknown, path: readonly string[]): unknown {
 
 /**
  * Sort rank of a JSON value's type. Every engine orders by this rank first, then by value:
- * missing or null < booleans (false < true) < numbers < strings (by code point) < arrays and objects (by JSON text).
+ * missing or null < booleans (false < true) < numbers < strings (by code point) < arrays and objects.
+ * Arrays and objects tie among themselves (the `_id` tie-break orders them): engines store them in forms
+ * whose text differs, so no order between them could be the same everywhere.
  */
 export function typeRank(value: unknown): number {
   if (value === undefined || value === null) return 0;
@@ -167,7 +169,7 @@ export function compareJsonValues(a: unknown, b: unknown): number {
     case 3:
       return compareStrings(a as string, b as string);
     default:
-      return compareStrings(JSON.stringify(a), JSON.stringify(b));
+      return 0;
   }
 }
 

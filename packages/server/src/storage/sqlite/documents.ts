@@ -81,9 +81,13 @@ export class SqliteDocuments implements DocumentStore {
         order.push(`${column} ${direction}`);
       } else if (key.path[0]! in SYSTEM_COLUMNS) {
       } else {
-        order.push(`${RANK('?')} ${direction}`, `json_extract(data, ?) ${direction}`);
+        // Arrays and objects tie (see typeRank in the contract), so their value takes no part in the order.
+        order.push(
+          `${RANK('?')} ${direction}`,
+          `(CASE WHEN json_type(data, ?) IN ('array', 'object') THEN NULL ELSE json_extract(data, ?) END) ${direction}`,
+        );
         const path = jsonPath(key.path);
-        params.push(path, path);
+        params.push(path, path, path);
       }
     }
     const last = options.sort.at(-1);
