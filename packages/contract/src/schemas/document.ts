@@ -7,9 +7,9 @@ export const COLLECTION_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /** Names taken by fixed routes under /api/v1/data; a collection may not use them. */
 export const RESERVED_COLLECTIONS = ['sql', 'batch', 'webhooks', 'jobs', 'imports'] as const;
 
-/** Document ids: 1 to 128 characters, no slash and no control character. */
+/** Document ids: 1 to 128 characters, no slash and no control character, and not `.` or `..` (URLs resolve those away). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the pattern excludes.
-export const DOCUMENT_ID_PATTERN = /^[^/\u0000-\u001f\u007f]{1,128}$/;
+export const DOCUMENT_ID_PATTERN = /^(?!\.\.?$)[^/\u0000-\u001f\u007f]{1,128}$/;
 
 /** The path segment that names a collection. */
 export const CollectionName = z

@@ -56,7 +56,8 @@ export function checkDocumentBody(body: unknown, { allowId }: { allowId: boolean
       if (typeof id !== 'string' || !DOCUMENT_ID_PATTERN.test(id)) {
         return {
           code: 'validation_error',
-          message: '_id must be a string of 1 to 128 characters without "/" or control characters',
+          message:
+            '_id must be a string of 1 to 128 characters without "/" or control characters, and not "." or ".."',
           details: { field: '_id' },
         };
       }

@@ -37,7 +37,7 @@ function documentId(request: FastifyRequest): string {
   if (!DOCUMENT_ID_PATTERN.test(id)) {
     throw new ApiError(
       'validation_error',
-      'Invalid document id: 1 to 128 characters without "/" or control characters',
+      'Invalid document id: 1 to 128 characters without "/" or control characters, and not "." or ".."',
       {
         in: 'path',
         field: 'id',

@@ -1,0 +1,191 @@
+import { APIPromise } from './core/api-promise.js';
+import { DataPlatformError } from './core/error.js';
+import { Page, type PageBody, PagePromise } from './core/pagination.js';
+import { isNode, isNodeBuiltinFetch } from './internal/detect.js';
+import { type Fetch, fetchTransport, globalFetchTransport } from './internal/fetch-transport.js';
+import { applyHeaders, type HeadersInput } from './internal/headers.js';
+import type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+import { send } from './internal/send.js';
+import type { RawResponse, Transport } from './internal/transport.js';
+import { undiciTransport } from './internal/undici-transport.js';
+import { queryString, readEnv, uuid } from './internal/utils.js';
+import { Data } from './resources/data.js';
+
+/** The base address used when neither the `baseUrl` option nor DATAPLATFORM_BASE_URL is set. */
+export const DEFAULT_BASE_URL = 'http://localhost:5000';
+
+/** Options of `new DataPlatform()`; every one but `fetch` and the credentials can also be set per call. */
+export interface ClientOptions {
+  /** API key, sent as `X-API-Key` (default: DATAPLATFORM_API_KEY). */
+  apiKey?: string | undefined;
+  /** Session token or API key, sent as `Authorization: Bearer` (default: DATAPLATFORM_TOKEN). */
+  token?: string | undefined;
+  /** Server address (default: DATAPLATFORM_BASE_URL, else http://localhost:5000). */
+  baseUrl?: string | undefined;
+  /** Milliseconds to wait for each attempt (default 60 000). */
+  timeout?: number | undefined;
+  /** Retries after the first attempt (default 2). */
+  maxRetries?: number | undefined;
+  /** A fetch to send every request with, instead of the built-in transport. */
+  fetch?: Fetch | undefined;
+  /** Headers sent with every request; `null` removes one the client would send. */
+  defaultHeaders?: HeadersInput | undefined;
+}
+
+let onNode: boolean | undefined;
+
+/**
+ * The dataplatform API client.
+ * @example const client = new DataPlatform({ apiKey: 'svc_…' }); const order = await client.data.get('orders', id);
+ */
+export class DataPlatform {
+  /** The API key in use, if any. */
+  readonly apiKey: string | undefined;
+  /** The bearer token in use, if any. */
+  readonly token: string | undefined;
+  /** The server address, without a trailing slash. */
+  readonly baseUrl: string;
+  /** Default per-attempt timeout in milliseconds. */
+  readonly timeout: number;
+  /** Default number of retries. */
+  readonly maxRetries: number;
+  /** Documents in collections: `/api/v1/data/{collection}`. */
+  readonly data: Data;
+
+  readonly #options: ClientOptions;
+  readonly #headers: Record<string, string>;
+  readonly #origin: string;
+  readonly #isDefaultBaseUrl: boolean;
+  readonly #fetch: Transport | undefined;
+  #undici: Transport | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    this.#options = options;
+    this.apiKey = options.apiKey ?? readEnv('DATAPLATFORM_API_KEY');
+    this.token = options.token ?? readEnv('DATAPLATFORM_TOKEN');
+    const baseUrl = options.baseUrl ?? readEnv('DATAPLATFORM_BASE_URL');
+    this.#isDefaultBaseUrl = baseUrl === undefined;
+    const url = parseURL(baseUrl ?? DEFAULT_BASE_URL);
+    // `localhost:5000` parses as a URL with the scheme "localhost:", so the scheme is checked too.
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+      throw new DataPlatformError(
+        `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an http(s) address such as ${DEFAULT_BASE_URL}`,
+      );
+    }
+    // Rebuilt from origin and path, so every request URL starts with the origin string the undici pool is keyed by.
+    this.#origin = url.origin;
+    this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
+    this.timeout = options.timeout ?? 60_000;
+    this.maxRetries = options.maxRetries ?? 2;
+    this.#fetch = options.fetch ? fetchTransport(options.fetch) : undefined;
+    this.#headers = { accept: 'application/json' };
+    if (this.apiKey) this.#headers['x-api-key'] = this.apiKey;
+    if (this.token) this.#headers.authorization = `Bearer ${this.token}`;
+    applyHeaders(this.#headers, options.defaultHeaders);
+    this.data = new Data(this);
+  }
+
+  /** A new client with these options changed, e.g. `client.withOptions({ timeout: 5_000 })`. */
+  withOptions(options: ClientOptions): DataPlatform {
+    return new DataPlatform({ ...this.#options, ...options });
+  }
+
+  /** GET a path under the base address, e.g. a route the SDK does not wrap yet. */
+  get<T = unknown>(path: string, options?: CallOptions): APIPromise<T> {
+    return this.request('GET', path, options);
+  }
+
+  /** POST a JSON body. */
+  post<T = unknown>(path: string, options?: CallOptions): APIPromise<T> {
+    return this.request('POST', path, options);
+  }
+
+  /** PUT a JSON body. */
+  put<T = unknown>(path: string, options?: CallOptions): APIPromise<T> {
+    return this.request('PUT', path, options);
+  }
+
+  /** PATCH with a JSON body. */
+  patch<T = unknown>(path: string, options?: CallOptions): APIPromise<T> {
+    return this.request('PATCH', path, options);
+  }
+
+  /** DELETE a path. */
+  delete<T = unknown>(path: string, options?: CallOptions): APIPromise<T> {
+    return this.request('DELETE', path, options);
+  }
+
+  /** Sends one call (with retries) and parses its JSON answer. */
+  request<T = unknown>(method: string, path: string, options: CallOptions = {}): APIPromise<T> {
+    return new APIPromise(this.#send(method, path, options), parseJSON as (raw: RawResponse) => T);
+  }
+
+  /** GETs a list route and returns its first page, which can walk the later ones with the same options. */
+  getAPIList<Item>(path: string, query: Query, options: RequestOptions = {}): PagePromise<Item> {
+    const fetchPage = (skip: number): PagePromise<Item> =>
+      new PagePromise(
+        this.#send('GET', path, { ...options, query: { ...query, skip } }),
+        (raw) => new Page(parseJSON(raw) as PageBody<Item>, fetchPage),
+      );
+    return fetchPage(typeof query.skip === 'number' ? query.skip : 0);
+  }
+
+  async #send(method: string, path: string, options: CallOptions): Promise<RawResponse> {
+    const hasBody = options.body !== undefined;
+    const write = method !== 'GET' && method !== 'HEAD';
+    let headers = this.#headers;
+    // Reads share the client's header object (transports never change it): the fast path allocates nothing here.
+    if (write || hasBody || options.headers) {
+      headers = applyHeaders({ ...this.#headers }, options.headers);
+      if (hasBody) headers['content-type'] ??= 'application/json';
+      if (write) headers['idempotency-key'] = options.idempotencyKey ?? headers['idempotency-key'] ?? uuid();
+    }
+    return send(
+      {
+        method,
+        url: this.baseUrl + path + queryString(options.query),
+        headers,
+        body: hasBody ? JSON.stringify(options.body) : undefined,
+        timeout: options.timeout ?? this.timeout,
+        signal: options.signal,
+      },
+      {
+        target: { baseUrl: this.baseUrl, isDefault: this.#isDefaultBaseUrl },
+        maxRetries: options.maxRetries ?? this.maxRetries,
+        transport: () => this.#transport(),
+      },
+    );
+  }
+
+  /** The `fetch` option; else undici when `fetch` is Node's untouched built-in; else whatever `fetch` is now. */
+  #transport(): Transport {
+    if (this.#fetch) return this.#fetch;
+    onNode ??= isNode();
+    if (onNode && isNodeBuiltinFetch(globalThis.fetch)) {
+      this.#undici ??= undiciTransport(this.#origin, this.timeout);
+      return this.#undici;
+    }
+    return globalFetchTransport;
+  }
+}
+
+function parseURL(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses a JSON answer; an empty body gives undefined. */
+function parseJSON(raw: RawResponse): unknown {
+  if (raw.body === '') return undefined;
+  try {
+    return JSON.parse(raw.body);
+  } catch (error) {
+    throw new DataPlatformError(
+      `Could not parse the ${raw.status} answer as JSON: ${raw.body.slice(0, 200)}`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The TypeScript client of the dataplatform API.
+ * @example import { DataPlatform } from '@dataplatform/sdk'; const client = new DataPlatform();
+ * @packageDocumentation
+ */
+
+export type {
+  DeletedResponse,
+  DocumentPage,
+  ErrorCode,
+  ErrorResponse,
+  StoredDocument,
+} from '@dataplatform/contract';
+export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  type APIErrorCode,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  DataPlatformError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+} from './core/error.js';
+export { Page, type PageBody, PagePromise } from './core/pagination.js';
+export type { Fetch } from './internal/fetch-transport.js';
+export type { HeadersInput } from './internal/headers.js';
+export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+export { Collection } from './resources/collection.js';
+export {
+  type AnyDocument,
+  Data,
+  type DocumentInput,
+  type ListParams,
+  type MergePatch,
+} from './resources/data.js';

@@ -1,0 +1,24 @@
+import type { HeadersInput } from './headers.js';
+
+/** Options of one call; each overrides the client's setting for that call only. */
+export interface RequestOptions {
+  /** Milliseconds to wait for each attempt (default: the client's `timeout`, 60 000). */
+  timeout?: number;
+  /** Retries after the first attempt (default: the client's `maxRetries`, 2). */
+  maxRetries?: number;
+  /** Aborts the call, including any wait between retries; the call then rejects with APIUserAbortError. */
+  signal?: AbortSignal;
+  /** Extra headers; `null` removes a header the client would send. */
+  headers?: HeadersInput;
+  /** Idempotency-Key for a write; by default one is generated per call and reused by its retries. */
+  idempotencyKey?: string;
+}
+
+/** Query values of a call; undefined values are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** Options of a raw call made with `client.get()`, `client.post()` and so on. */
+export interface CallOptions extends RequestOptions {
+  query?: Query;
+  body?: unknown;
+}

@@ -1,0 +1,63 @@
+import { APIError, APIUserAbortError } from '../core/error.js';
+import { connectionError, type Target } from './connection.js';
+import { toHeaders } from './headers.js';
+import { isRetryableStatus, retryDelay } from './retry.js';
+import type { RawResponse, Transport, TransportRequest } from './transport.js';
+import { sleep } from './utils.js';
+
+/** Everything one call needs besides the request itself. */
+export interface SendContext {
+  target: Target;
+  maxRetries: number;
+  /** Chosen per attempt: MSW may patch `fetch` between two attempts of a test. */
+  transport: () => Transport;
+}
+
+/**
+ * Sends a request with retries: connection failures and timeouts, 408, 409 (not its final codes), 429 and 5xx,
+ * waiting as the server asks or with backoff. The request, headers included (so the Idempotency-Key), is built
+ * once and sent unchanged by every attempt. Resolves with a 2xx/3xx answer; rejects with an APIError subclass.
+ */
+export async function send(request: TransportRequest, context: SendContext): Promise<RawResponse> {
+  const { signal } = request;
+  for (let retry = 0; ; retry++) {
+    if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+    let raw: RawResponse;
+    try {
+      raw = await context.transport()(request);
+    } catch (error) {
+      if (signal?.aborted) throw new APIUserAbortError({ cause: error });
+      const failure = connectionError(error, context.target);
+      if (retry >= context.maxRetries) throw failure;
+      await wait(retryDelay(retry, undefined) ?? 0, signal);
+      continue;
+    }
+    if (raw.status < 400) return raw;
+    const body = parseErrorBody(raw.body);
+    const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+    const delay =
+      retry < context.maxRetries && isRetryableStatus(raw.status, code)
+        ? retryDelay(retry, raw.headers)
+        : undefined;
+    if (delay === undefined) throw APIError.generate(raw.status, body, undefined, toHeaders(raw.headers));
+    await wait(delay, signal);
+  }
+}
+
+/** Waits between attempts; the caller's abort ends the wait with APIUserAbortError. */
+async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, signal);
+  } catch (error) {
+    throw new APIUserAbortError({ cause: error });
+  }
+}
+
+/** An error body as JSON when it is JSON, else its text (a proxy's HTML page, say). */
+function parseErrorBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
