@@ -1,7 +1,10 @@
 import { defineProject } from 'vitest/config';
 
 /** Resolves workspace packages to their TypeScript sources so tests never need a build first. */
-export function packageProject(name: string, extra: { testTimeout?: number; fileParallelism?: boolean } = {}) {
+export function packageProject(
+  name: string,
+  extra: { testTimeout?: number; fileParallelism?: boolean; globalSetup?: string[] } = {},
+) {
   return defineProject({
     resolve: { conditions: ['@dataplatform/source'] },
     ssr: { resolve: { conditions: ['@dataplatform/source'] } },
@@ -11,6 +14,7 @@ export function packageProject(name: string, extra: { testTimeout?: number; file
       testTimeout: extra.testTimeout ?? 15_000,
       fileParallelism: extra.fileParallelism ?? true,
       typecheck: { enabled: false },
+      globalSetup: extra.globalSetup ?? [],
     },
   });
 }

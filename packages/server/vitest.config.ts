@@ -1,3 +1,3 @@
 import { packageProject } from '../../vitest.shared.ts';
 
-export default packageProject('server');
+export default packageProject('server', { globalSetup: ['test/setup/global.ts'] });

@@ -9,10 +9,15 @@ import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { DocumentService } from './services/documents.js';
+import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
 
-/** Builds the HTTP application over an open storage; nothing listens yet. */
-export async function buildApp(config: ServerConfig, storage: Storage): Promise<FastifyInstance> {
+/** Builds the HTTP application over an open storage (and Redis, when shared); nothing listens yet. */
+export async function buildApp(
+  config: ServerConfig,
+  storage: Storage,
+  shared?: SharedState,
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     // Per-request log lines cost a fifth of the throughput; failures are still logged by the error handler.
@@ -30,6 +35,10 @@ export async function buildApp(config: ServerConfig, storage: Storage): Promise<
   registerErrorHandling(app);
   registerHealth(app, storage);
   await registerDocs(app);
-  registerData(app, new Authenticator(storage, new KeyRateLimiter()), new DocumentService(storage));
+  registerData(
+    app,
+    new Authenticator(storage, new KeyRateLimiter(shared?.redis)),
+    new DocumentService(storage),
+  );
   return app;
 }

@@ -6,6 +6,10 @@ export interface ServerConfig {
   dataDir: string;
   /** PostgreSQL address; when set, the server stores everything there instead of SQLite. */
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per instance. */
+  databasePoolSize: number;
+  /** Redis address; when set, rate-limit counters are shared by every instance. */
+  redisUrl: string | undefined;
   /** Largest request body in bytes. */
   bodyLimit: number;
   /** `development` (the default) or `production`. */
@@ -32,6 +36,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || 'localhost',
     dataDir: env.DATAPLATFORM_DATA_DIR || './.dataplatform',
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
+    redisUrl: env.REDIS_URL || undefined,
     bodyLimit: integer(env.DATAPLATFORM_BODY_LIMIT, 1024 * 1024, 'DATAPLATFORM_BODY_LIMIT'),
     mode: env.NODE_ENV === 'production' ? 'production' : 'development',
     logLevel: env.LOG_LEVEL || 'info',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
+import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
 import type { Storage } from './storage/types.js';
 
@@ -21,17 +22,24 @@ export interface RunningServer {
 export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const storage = await openStorage(config);
-  const app = await buildApp(config, storage);
+  const shared = await openSharedState(config).catch(async (error) => {
+    await storage.close();
+    throw error;
+  });
+  const app = await buildApp(config, storage, shared);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await shared.close();
     await storage.close();
     throw error;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;
-  const devAccount = await ensureDevAccount(storage, config.dataDir, url);
+  // A production deployment never gets an all-scopes account it did not ask for.
+  const devAccount =
+    config.mode === 'development' ? await ensureDevAccount(storage, config.dataDir, url) : null;
   return {
     app,
     storage,
@@ -39,6 +47,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     devAccount,
     async close() {
       await app.close();
+      await shared.close();
       await storage.close();
     },
   };

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import {
   addApiKey,
   type CreatedAccount,
@@ -9,8 +12,52 @@ import {
   startServer,
 } from '../src/index.js';
 
+/** Storage engines a test can run on. */
+export type Engine = 'sqlite' | 'postgres';
+
+/** The engines available in this run: SQLite always, PostgreSQL when the global setup could start one. */
+export function availableEngines(): Engine[] {
+  return inject('postgresUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/**
+ * Runs the same tests once per engine, each with its own fresh server: `t()` is that server.
+ * This is the engine matrix of the HTTP suites; the tests themselves are written once.
+ */
+export function forEachEngine(body: (t: () => TestServer, engine: Engine) => void): void {
+  describe.each(availableEngines())('on %s', (engine) => {
+    let server: TestServer | undefined;
+    beforeAll(async () => {
+      server = await startTestServer({ engine });
+    }, 60_000);
+    afterAll(() => server?.stop());
+    body(() => server!, engine);
+  });
+}
+
+/** A fresh, empty PostgreSQL database on the test cluster, and a function that drops it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('postgresUrl');
+  if (!adminUrl) throw new Error('no test PostgreSQL in this run');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await sql.end();
+    },
+  };
+}
+
 /** A reference server on a free port over a fresh data directory, with accounts made for the test. */
 export interface TestServer {
+  engine: Engine;
   server: RunningServer;
   url: string;
   dataDir: string;
@@ -29,14 +76,25 @@ export interface TestServer {
     path: string,
     options?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
-  /** Stops the server and removes its data unless `keepData`. */
-  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Stops the server and removes its data. */
+  stop(): Promise<void>;
 }
 
-/** Starts a server for a test file; reuse `dataDir` to restart over the same data. */
-export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'dataplatform-test-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'warn' });
+/** Starts a server on a fresh database of the given engine (SQLite in a temporary directory by default). */
+export async function startTestServer(
+  options: { engine?: Engine; redisUrl?: string } = {},
+): Promise<TestServer> {
+  const engine = options.engine ?? 'sqlite';
+  const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-test-'));
+  const database = engine === 'postgres' ? await createTestDatabase() : undefined;
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: database?.url,
+    redisUrl: options.redisUrl,
+    logLevel: 'warn',
+  });
   const dev = server.devAccount;
   if (!dev) throw new Error('startTestServer needs a fresh data directory for the development account');
   const devKey = dev.apiKey;
@@ -47,6 +105,7 @@ export async function startTestServer(options: { dataDir?: string } = {}): Promi
   });
   const url = server.url;
   return {
+    engine,
     server,
     url,
     dataDir,
@@ -64,9 +123,10 @@ export async function startTestServer(options: { dataDir?: string } = {}): Promi
       }
       return fetch(`${url}${path}`, { method, headers, body });
     },
-    async stop(stopOptions = {}) {
+    async stop() {
       await server.close();
-      if (!stopOptions.keepData) rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

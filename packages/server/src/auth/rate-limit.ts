@@ -1,4 +1,10 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { RateTier } from '../storage/types.js';
 import { TIER_LIMITS } from './tiers.js';
 
@@ -11,14 +17,21 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/** Per-key, per-minute request counting, one limiter per tier. */
+/**
+ * Per-key, per-minute request counting, one limiter per tier. With Redis the counters are shared by every
+ * server instance; without it they live in this process.
+ */
 export class KeyRateLimiter {
-  private readonly limiters = new Map<RateTier, RateLimiterMemory>();
+  private readonly limiters = new Map<RateTier, RateLimiterAbstract>();
 
-  constructor() {
+  constructor(redis?: Redis) {
     for (const [tier, points] of Object.entries(TIER_LIMITS) as [RateTier, number | null][]) {
-      if (points !== null)
-        this.limiters.set(tier, new RateLimiterMemory({ points, duration: 60, keyPrefix: `rl:${tier}` }));
+      if (points === null) continue;
+      const options = { points, duration: 60, keyPrefix: `dataplatform:rl:${tier}` };
+      this.limiters.set(
+        tier,
+        redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options),
+      );
     }
   }
 
@@ -27,8 +40,7 @@ export class KeyRateLimiter {
     const limiter = this.limiters.get(tier);
     if (!limiter) return null;
     try {
-      const res = await limiter.consume(keyId);
-      return decision(true, limiter.points, res);
+      return decision(true, limiter.points, await limiter.consume(keyId));
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) return decision(false, limiter.points, rejection);
       throw rejection;

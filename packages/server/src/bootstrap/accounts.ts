@@ -57,7 +57,7 @@ export async function createAccountWithKey(storage: Storage, seed: AccountSeed):
   const userId = `usr_${ulid()}`;
   const clusterId = `cls_${ulid()}`;
   const trialDays = seed.trialDays ?? 0;
-  await storage.accounts.create({
+  const outcome = await storage.accounts.create({
     user: {
       id: userId,
       email: seed.email,
@@ -78,6 +78,7 @@ export async function createAccountWithKey(storage: Storage, seed: AccountSeed):
       tier: seed.enterprise ? 'enterprise' : 'free',
     },
   });
+  if (outcome === 'email_taken') throw new EmailTakenError(seed.email);
   const key = await addApiKey(
     storage,
     { userId, clusterId },
@@ -88,6 +89,13 @@ export async function createAccountWithKey(storage: Storage, seed: AccountSeed):
     },
   );
   return { userId, clusterId, ...key };
+}
+
+/** The e-mail address already belongs to a user. */
+export class EmailTakenError extends Error {
+  constructor(email: string) {
+    super(`A user with e-mail ${email} already exists`);
+  }
 }
 
 /** A random password for generated accounts. */

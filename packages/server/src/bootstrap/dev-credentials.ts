@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Storage } from '../storage/types.js';
-import { createAccountWithKey, randomPassword } from './accounts.js';
+import { createAccountWithKey, EmailTakenError, randomPassword } from './accounts.js';
 
 /** The first-start credentials written to `<data dir>/dev-credentials.json`. */
 export interface DevCredentials {
@@ -19,7 +19,7 @@ export interface DevAccount extends DevCredentials {
 }
 
 /**
- * On first start (no user yet) creates the development account on the enterprise tier with an all-scopes key,
+ * On first start in development mode (no user yet) creates the development account on the enterprise tier with an all-scopes key,
  * writes the credentials file (mode 0600) and returns them; returns null when the database already has users.
  */
 export async function ensureDevAccount(
@@ -30,16 +30,24 @@ export async function ensureDevAccount(
   if ((await storage.accounts.countUsers()) > 0) return null;
   const password = randomPassword();
   const email = 'dev@dataplatform.local';
-  const created = await createAccountWithKey(storage, {
-    email,
-    name: 'Development',
-    password,
-    plan: 'team',
-    enterprise: true,
-    keyName: 'development',
-  });
+  let created: Awaited<ReturnType<typeof createAccountWithKey>>;
+  try {
+    created = await createAccountWithKey(storage, {
+      email,
+      name: 'Development',
+      password,
+      plan: 'team',
+      enterprise: true,
+      keyName: 'development',
+    });
+  } catch (error) {
+    // Another instance starting on the same database made it first.
+    if (error instanceof EmailTakenError) return null;
+    throw error;
+  }
   const credentials = { email, password, apiKey: created.apiKey, baseUrl };
   if (dataDir !== ':memory:') {
+    mkdirSync(dataDir, { recursive: true });
     writeFileSync(join(dataDir, 'dev-credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, {
       mode: 0o600,
     });

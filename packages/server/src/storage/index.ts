@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config.js';
+import { openPostgresStorage } from './postgres/index.js';
 import { openSqliteStorage } from './sqlite/index.js';
 import type { Storage } from './types.js';
 
@@ -6,12 +7,13 @@ export type * from './types.js';
 
 /** Opens the storage engine the configuration names: PostgreSQL for a `DATABASE_URL`, embedded SQLite otherwise. */
 export async function openStorage(
-  config: Pick<ServerConfig, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'>,
+  config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'dataDir' | 'sqliteSynchronous'>,
 ): Promise<Storage> {
   if (config.databaseUrl) {
-    throw new Error(
-      'DATABASE_URL is set, but this build has no PostgreSQL engine yet; unset it to use embedded SQLite',
-    );
+    if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+      throw new Error('DATABASE_URL must be a postgres:// or postgresql:// address');
+    }
+    return openPostgresStorage({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   }
   return openSqliteStorage({ dataDir: config.dataDir, synchronous: config.sqliteSynchronous });
 }

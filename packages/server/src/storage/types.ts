@@ -128,7 +128,8 @@ export interface NewAccount {
 
 /** Users, billing accounts and clusters. */
 export interface AccountStore {
-  create(account: NewAccount): Promise<void>;
+  /** Creates the account; `email_taken` when a user already has that e-mail (nothing is created then). */
+  create(account: NewAccount): Promise<'created' | 'email_taken'>;
   countUsers(): Promise<number>;
 }
 

@@ -20,12 +20,23 @@ export class SqliteAccounts implements AccountStore {
     };
   }
 
-  async create({ user, billing, cluster }: NewAccount): Promise<void> {
-    this.db.transaction(() => {
-      this.stmt.user.run(user);
-      this.stmt.billing.run({ ...billing, userId: user.id, enterprise: billing.enterprise ? 1 : 0 });
-      this.stmt.cluster.run({ ...cluster, ownerId: user.id, createdAt: user.createdAt });
-    })();
+  async create({ user, billing, cluster }: NewAccount): Promise<'created' | 'email_taken'> {
+    try {
+      this.db.transaction(() => {
+        this.stmt.user.run(user);
+        this.stmt.billing.run({ ...billing, userId: user.id, enterprise: billing.enterprise ? 1 : 0 });
+        this.stmt.cluster.run({ ...cluster, ownerId: user.id, createdAt: user.createdAt });
+      })();
+      return 'created';
+    } catch (error) {
+      if (
+        (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+        String(error).includes('users.email')
+      ) {
+        return 'email_taken';
+      }
+      throw error;
+    }
   }
 
   async countUsers(): Promise<number> {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { Abort } from '../abort.js';
 import { composeDocument, deletedBody, jsonPath, SYSTEM_COLUMNS } from '../compose.js';
 import type {
   CollectionRef,
@@ -16,13 +17,6 @@ const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
 // Rank of a JSON type in the documented sort order (see typeRank in the contract).
 const RANK = (param: string) =>
   `CASE json_type(data, ${param}) WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END`;
-
-/** Thrown inside a transaction to roll it back with a reason. */
-class Abort extends Error {
-  constructor(readonly reason: 'not_found' | 'conflict' | 'idempotency_race') {
-    super(reason);
-  }
-}
 
 /** Documents on SQLite: one row per document, the caller's fields as JSON text, counts kept per collection. */
 export class SqliteDocuments implements DocumentStore {

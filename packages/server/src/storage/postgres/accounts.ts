@@ -1,0 +1,34 @@
+import type { Sql } from 'postgres';
+import type { AccountStore, NewAccount } from '../types.js';
+
+/** Users, billing accounts and clusters on PostgreSQL. */
+export class PostgresAccounts implements AccountStore {
+  constructor(private readonly sql: Sql) {}
+
+  async create({ user, billing, cluster }: NewAccount): Promise<'created' | 'email_taken'> {
+    try {
+      await this.insert({ user, billing, cluster });
+      return 'created';
+    } catch (error) {
+      const { code, constraint_name } = error as { code?: string; constraint_name?: string };
+      if (code === '23505' && constraint_name === 'users_email_key') return 'email_taken';
+      throw error;
+    }
+  }
+
+  private async insert({ user, billing, cluster }: NewAccount): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`INSERT INTO users (id, email, name, password_hash, created_at)
+               VALUES (${user.id}, ${user.email}, ${user.name}, ${user.passwordHash}, ${user.createdAt})`;
+      await tx`INSERT INTO billing_accounts (id, user_id, plan, trial_expires_at, enterprise)
+               VALUES (${billing.id}, ${user.id}, ${billing.plan}, ${billing.trialExpiresAt}, ${billing.enterprise})`;
+      await tx`INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at)
+               VALUES (${cluster.id}, ${user.id}, ${cluster.name}, ${cluster.region}, ${cluster.tier}, 'running', ${user.createdAt})`;
+    });
+  }
+
+  async countUsers(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users`;
+    return row!.n;
+  }
+}

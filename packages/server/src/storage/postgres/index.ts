@@ -1,0 +1,45 @@
+import postgres from 'postgres';
+import type { Storage } from '../types.js';
+import { PostgresAccounts } from './accounts.js';
+import { PostgresCollections } from './collections.js';
+import { PostgresDocuments } from './documents.js';
+import { PostgresIdempotency } from './idempotency.js';
+import { PostgresKeys } from './keys.js';
+import { migrate } from './migrations.js';
+
+/** Settings of the PostgreSQL engine. */
+export interface PostgresOptions {
+  url: string;
+  /** Connections per server instance. */
+  poolSize?: number;
+}
+
+/** Connects to PostgreSQL, runs pending migrations, and returns the storage. */
+export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
+  const sql = postgres(options.url, {
+    max: options.poolSize ?? 10,
+    onnotice: () => {},
+    // Session settings every query relies on.
+    connection: { application_name: 'dataplatform-server' },
+  });
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw error;
+  }
+  const idempotency = new PostgresIdempotency(sql);
+  return {
+    engine: 'postgres',
+    documents: new PostgresDocuments(sql, new PostgresCollections(sql), idempotency),
+    idempotency,
+    keys: new PostgresKeys(sql),
+    accounts: new PostgresAccounts(sql),
+    async ping() {
+      await sql`SELECT 1`;
+    },
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

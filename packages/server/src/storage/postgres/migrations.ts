@@ -1,0 +1,96 @@
+import type { Sql } from 'postgres';
+
+/** Schema changes in order; `schema_migrations` records which have run. Append only. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE billing_accounts (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL UNIQUE REFERENCES users(id),
+    plan TEXT NOT NULL,
+    credits BIGINT NOT NULL DEFAULT 0,
+    trial_expires_at TEXT,
+    enterprise BOOLEAN NOT NULL DEFAULT false,
+    status TEXT NOT NULL DEFAULT 'active'
+  );
+  CREATE TABLE clusters (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL,
+    region TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id),
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL,
+    scopes JSONB NOT NULL,
+    secret_hash BYTEA NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    last_used_at TEXT,
+    last_rotated_at TEXT
+  );
+  CREATE TABLE collections (
+    id BIGSERIAL PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (cluster_id, name)
+  );
+  -- Counts are spread over a few rows per collection so that concurrent writers do not queue on one row.
+  CREATE TABLE collection_counters (
+    collection_id BIGINT NOT NULL,
+    shard SMALLINT NOT NULL,
+    n BIGINT NOT NULL,
+    PRIMARY KEY (collection_id, shard)
+  );
+  CREATE TABLE documents (
+    collection_id BIGINT NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    data JSONB NOT NULL,
+    created_at TEXT COLLATE "C" NOT NULL,
+    updated_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (collection_id, id)
+  );
+  CREATE INDEX documents_by_created ON documents (collection_id, created_at, id);
+  CREATE INDEX documents_by_updated ON documents (collection_id, updated_at, id);
+  CREATE TABLE idempotency_keys (
+    cluster_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, key)
+  );
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+  `,
+];
+
+// Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.
+const MIGRATION_LOCK = 7_320_114_001;
+
+/** Brings the schema up to date; safe when several instances start at once (they take turns on an advisory lock). */
+export async function migrate(sql: Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`;
+    const [row] = await tx<
+      { version: number | null }[]
+    >`SELECT max(version) AS version FROM schema_migrations`;
+    for (let version = row?.version ?? 0; version < MIGRATIONS.length; version++) {
+      await tx.unsafe(MIGRATIONS[version]!);
+      await tx`INSERT INTO schema_migrations (version) VALUES (${version + 1})`;
+    }
+  });
+}
