@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
+import { Maintenance } from './maintenance.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
 import type { Storage } from './storage/types.js';
@@ -14,6 +15,8 @@ export interface RunningServer {
   url: string;
   /** The development account when this start created it (first start on an empty database). */
   devAccount: DevAccount | null;
+  /** Periodic work claimed through the database. */
+  maintenance: Maintenance;
   /** Stops accepting connections, finishes in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -40,12 +43,16 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   // A production deployment never gets an all-scopes account it did not ask for.
   const devAccount =
     config.mode === 'development' ? await ensureDevAccount(storage, config.dataDir, url) : null;
+  const maintenance = new Maintenance(storage, app.log);
+  maintenance.start();
   return {
     app,
     storage,
+    maintenance,
     url,
     devAccount,
     async close() {
+      await maintenance.stop();
       await app.close();
       await shared.close();
       await storage.close();

@@ -76,6 +76,17 @@ export interface DocumentStore {
 /** Answers recorded under Idempotency-Keys, per cluster. */
 export interface IdempotencyStore {
   find(clusterId: string, key: string, notBefore: string): Promise<IdempotencyRecord | null>;
+  /** Removes records older than `before`; returns how many. */
+  purgeExpired(before: string): Promise<number>;
+}
+
+/**
+ * Periodic work that must run once per period across every server instance. An instance runs a task only
+ * after claiming it in the database, so instances never repeat each other's work.
+ */
+export interface TaskStore {
+  /** Claims `name` when it is due at `now`, making it due again at `nextRunAt`; false when not due or taken. */
+  claim(name: string, now: string, nextRunAt: string): Promise<boolean>;
 }
 
 /** What a request authenticated by an API key may do. */
@@ -140,6 +151,7 @@ export interface Storage {
   readonly idempotency: IdempotencyStore;
   readonly keys: KeyStore;
   readonly accounts: AccountStore;
+  readonly tasks: TaskStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -50,11 +50,15 @@ async function waitFor(
   }
 }
 
+/**
+ * Stops a service started in its own process group. The signal goes to the whole group because `runuser`
+ * does not pass it on to the server it started.
+ */
 function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> {
   return async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.pid !== undefined) {
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGINT');
+      process.kill(-child.pid, 'SIGINT');
       await exited;
     }
     cleanup();
@@ -107,7 +111,7 @@ export async function startPostgres(bin: string): Promise<TestService> {
     '-c',
     'max_connections=300',
   ]);
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let log = '';
   child.stderr?.on('data', (chunk) => {
     log += chunk;
@@ -125,9 +129,7 @@ export async function startRedis(): Promise<TestService> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
+    { stdio: ['ignore', 'pipe', 'ignore'], detached: true },
   );
   let log = '';
   child.stdout?.on('data', (chunk) => {

@@ -12,6 +12,10 @@ export class PostgresIdempotency implements IdempotencyStore {
     return row ?? null;
   }
 
+  async purgeExpired(before: string): Promise<number> {
+    return (await this.sql`DELETE FROM idempotency_keys WHERE created_at < ${before}`).count;
+  }
+
   /** Records an answer inside the write's transaction; false when another request recorded this key first. */
   async record(
     tx: TransactionSql,

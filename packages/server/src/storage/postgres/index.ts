@@ -6,6 +6,7 @@ import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
+import { PostgresTasks } from './tasks.js';
 
 /** Settings of the PostgreSQL engine. */
 export interface PostgresOptions {
@@ -35,6 +36,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     idempotency,
     keys: new PostgresKeys(sql),
     accounts: new PostgresAccounts(sql),
+    tasks: new PostgresTasks(sql),
     async ping() {
       await sql`SELECT 1`;
     },

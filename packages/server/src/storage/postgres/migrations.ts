@@ -75,6 +75,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
   `,
+  `
+  CREATE TABLE scheduled_tasks (
+    name TEXT PRIMARY KEY,
+    next_run_at TEXT NOT NULL
+  );
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

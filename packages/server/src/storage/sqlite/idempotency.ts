@@ -11,6 +11,7 @@ export class SqliteIdempotency implements IdempotencyStore {
         'SELECT fingerprint, status, body, created_at AS createdAt FROM idempotency_keys WHERE cluster_id = ? AND key = ? AND created_at >= ?',
       ),
       expire: db.prepare('DELETE FROM idempotency_keys WHERE cluster_id = ? AND key = ? AND created_at < ?'),
+      purge: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
       insert: db.prepare(
         'INSERT INTO idempotency_keys (cluster_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ),
@@ -19,6 +20,10 @@ export class SqliteIdempotency implements IdempotencyStore {
 
   async find(clusterId: string, key: string, notBefore: string): Promise<IdempotencyRecord | null> {
     return this.stmt.find.get(clusterId, key, notBefore) ?? null;
+  }
+
+  async purgeExpired(before: string): Promise<number> {
+    return this.stmt.purge.run(before).changes;
   }
 
   /** Records an answer; false when another request recorded this key first. Call inside the write's transaction. */

@@ -7,6 +7,7 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
+import { SqliteTasks } from './tasks.js';
 
 /** Settings of the SQLite engine. */
 export interface SqliteOptions {
@@ -36,6 +37,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     idempotency,
     keys: new SqliteKeys(db),
     accounts: new SqliteAccounts(db),
+    tasks: new SqliteTasks(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

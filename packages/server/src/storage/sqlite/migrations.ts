@@ -69,6 +69,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
   `,
+  `
+  CREATE TABLE scheduled_tasks (
+    name TEXT PRIMARY KEY,
+    next_run_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

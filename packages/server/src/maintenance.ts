@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { IDEMPOTENCY_WINDOW_MS } from './services/idempotency.js';
+import type { Storage } from './storage/types.js';
+
+/** A periodic task: its name, how often it runs across all instances, and its work. */
+interface Task {
+  name: string;
+  everyMs: number;
+  run(storage: Storage): Promise<unknown>;
+}
+
+const TASKS: readonly Task[] = [
+  {
+    name: 'purge-expired-idempotency-keys',
+    everyMs: 10 * 60 * 1000,
+    run: (storage) =>
+      storage.idempotency.purgeExpired(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString()),
+  },
+];
+
+/**
+ * Runs the periodic tasks. Every instance ticks, but a task's work happens only in the instance that claims it
+ * in the database for the period, so several instances do it once between them.
+ */
+export class Maintenance {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly log: FastifyBaseLogger,
+    private readonly tickMs = 30_000,
+  ) {}
+
+  /** Claims and runs every due task once; returns the names of the tasks this instance ran. */
+  async tick(now = new Date()): Promise<string[]> {
+    const ran: string[] = [];
+    for (const task of TASKS) {
+      const next = new Date(now.getTime() + task.everyMs).toISOString();
+      if (!(await this.storage.tasks.claim(task.name, now.toISOString(), next))) continue;
+      await task.run(this.storage);
+      ran.push(task.name);
+    }
+    return ran;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.running = this.tick().catch((error) => this.log.error({ err: error }, 'maintenance task failed'));
+    }, this.tickMs);
+    this.timer.unref();
+  }
+
+  /** Stops ticking and waits for a task in progress. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
