@@ -31,6 +31,18 @@ function presentedKey(request: FastifyRequest): string | null {
   return null;
 }
 
+// A key's effective scopes, worked out once per scopes list (storage engines that cache keys return the same list).
+const effectiveByList = new WeakMap<readonly string[], Set<string>>();
+
+function effectiveOf(scopes: readonly string[]): Set<string> {
+  let effective = effectiveByList.get(scopes);
+  if (!effective) {
+    effective = effectiveScopes(scopes);
+    effectiveByList.set(scopes, effective);
+  }
+  return effective;
+}
+
 /** Checks the credential of a data route, its scopes and its rate limit; sets the RateLimit headers. */
 export class Authenticator {
   constructor(
@@ -54,7 +66,7 @@ export class Authenticator {
     if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= Date.now())
       throw new ApiError('key_expired');
     if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
-    if (!satisfiesScope(effectiveScopes(stored.scopes), anyOf)) {
+    if (!satisfiesScope(effectiveOf(stored.scopes), anyOf)) {
       throw new ApiError('insufficient_scope', undefined, { required: anyOf });
     }
     const decision = await this.limiter.consume(stored.keyId, stored.tier);

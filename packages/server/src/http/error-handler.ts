@@ -15,7 +15,8 @@ function toApiError(error: FastifyError | ApiError): ApiError {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
+    if (apiError.code === 'internal_error')
+      request.log.error({ err: error, reqId: request.id }, 'request failed');
     if (apiError.headers) reply.headers(apiError.headers);
     reply.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, request.id));
   });

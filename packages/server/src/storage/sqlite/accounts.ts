@@ -1,11 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { AccountStore, NewAccount } from '../types.js';
+import type { AuthCache } from './auth-cache.js';
 
 /** Users, billing accounts and clusters on SQLite. */
 export class SqliteAccounts implements AccountStore {
   private readonly stmt;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly authCache: AuthCache,
+  ) {
     this.stmt = {
       user: db.prepare(
         'INSERT INTO users (id, email, name, password_hash, created_at) VALUES (@id, @email, @name, @passwordHash, @createdAt)',
@@ -21,6 +25,7 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async create({ user, billing, cluster }: NewAccount): Promise<'created' | 'email_taken'> {
+    this.authCache.invalidate();
     try {
       this.db.transaction(() => {
         this.stmt.user.run(user);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Storage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
+import { AuthCache } from './auth-cache.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteKeys } from './keys.js';
@@ -31,12 +32,13 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
   db.pragma('busy_timeout = 5000');
   migrate(db);
   const idempotency = new SqliteIdempotency(db);
+  const authCache = new AuthCache();
   return {
     engine: 'sqlite',
     documents: new SqliteDocuments(db, idempotency),
     idempotency,
-    keys: new SqliteKeys(db),
-    accounts: new SqliteAccounts(db),
+    keys: new SqliteKeys(db, authCache),
+    accounts: new SqliteAccounts(db, authCache),
     tasks: new SqliteTasks(db),
     async ping() {
       db.prepare('SELECT 1').get();

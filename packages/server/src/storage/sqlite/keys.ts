@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { rateTierOf } from '../../auth/tiers.js';
 import type { KeyStore, NewKey, StoredKey } from '../types.js';
+import type { AuthCache, CachedKey } from './auth-cache.js';
 
 interface AuthRow {
   keyId: string;
@@ -19,7 +20,10 @@ interface AuthRow {
 export class SqliteKeys implements KeyStore {
   private readonly stmt;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly cache: AuthCache,
+  ) {
     this.stmt = {
       findForAuth: db.prepare<[string], AuthRow>(`
         SELECT k.id AS keyId, k.cluster_id AS clusterId, c.status AS clusterStatus, k.scopes, k.status,
@@ -37,9 +41,30 @@ export class SqliteKeys implements KeyStore {
   }
 
   async findForAuth(keyId: string): Promise<StoredKey | null> {
-    const row = this.stmt.findForAuth.get(keyId);
-    if (!row) return null;
-    return {
+    let cached = this.cache.get(keyId);
+    if (!cached) {
+      const row = this.stmt.findForAuth.get(keyId);
+      if (!row) return null;
+      cached = toCached(row);
+      this.cache.set(keyId, cached);
+    }
+    return { ...cached.key, tier: rateTierOf(cached.billing) };
+  }
+
+  async create(key: NewKey): Promise<void> {
+    this.cache.invalidate();
+    this.stmt.insert.run({ ...key, scopes: JSON.stringify(key.scopes) });
+  }
+
+  async setStatus(keyId: string, status: 'active' | 'paused'): Promise<void> {
+    this.cache.invalidate();
+    this.stmt.setStatus.run(status, keyId);
+  }
+}
+
+function toCached(row: AuthRow): CachedKey {
+  return {
+    key: {
       keyId: row.keyId,
       clusterId: row.clusterId,
       clusterStatus: row.clusterStatus,
@@ -47,19 +72,7 @@ export class SqliteKeys implements KeyStore {
       status: row.status,
       expiresAt: row.expiresAt,
       secretHash: row.secretHash,
-      tier: rateTierOf({
-        plan: row.plan,
-        trialExpiresAt: row.trialExpiresAt,
-        enterprise: row.enterprise === 1,
-      }),
-    };
-  }
-
-  async create(key: NewKey): Promise<void> {
-    this.stmt.insert.run({ ...key, scopes: JSON.stringify(key.scopes) });
-  }
-
-  async setStatus(keyId: string, status: 'active' | 'paused'): Promise<void> {
-    this.stmt.setStatus.run(status, keyId);
-  }
+    },
+    billing: { plan: row.plan, trialExpiresAt: row.trialExpiresAt, enterprise: row.enterprise === 1 },
+  };
 }
