@@ -1,11 +1,12 @@
 import { type RouteDefinition, routes } from '@dataplatform/contract';
 import { http, type RequestHandler } from 'msw';
 import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './answers.js';
-import { documentOperations, type Operation } from './document-operations.js';
+import type { Operation } from './document-operations.js';
 import { DocumentStore } from './document-store.js';
 import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
 import { type AddKeyOptions, KeyRing, MOCK_API_KEY } from './keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
+import { operations } from './operations.js';
 import { parseJsonBody, parseParams, parseQuery, readBodyText } from './request-input.js';
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
@@ -36,7 +37,7 @@ interface MockState {
 }
 
 function operationFor(route: RouteDefinition): Operation {
-  const operation = (documentOperations as Record<string, Operation | undefined>)[route.id];
+  const operation = (operations as Record<string, Operation | undefined>)[route.id];
   if (!operation) {
     throw new Error(
       `@dataplatform/mocks has no implementation of route ${route.id} (${route.method} ${route.path})`,
@@ -62,12 +63,13 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       throw error; // a bug in the mocks: let MSW report it rather than disguise it as an API error
     };
     // Everything after the body is read runs synchronously, so lookup and record of an idempotency key cannot interleave.
-    const run = (bodyText: string): Answer => {
+    const run = (bodyText: string, scopes: ReadonlySet<string>): Answer => {
       try {
         const input = {
           params: parseParams(route, params),
           query: parseQuery(route, new URL(request.url)),
           body: route.body ? parseJsonBody(bodyText) : undefined,
+          scopes,
         };
         return operation(input, state.documents);
       } catch (error) {
@@ -77,10 +79,10 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
 
     try {
       // Authentication and authorization come before any validation, as on the server.
-      state.keys.authorize(request, route);
+      const scopes = state.keys.authorize(request, route);
       const bodyText = await readBodyText(request, route);
       const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
-      if (!idempotencyKey) return toResponse(run(bodyText), requestId);
+      if (!idempotencyKey) return toResponse(run(bodyText, scopes), requestId);
 
       const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
       const seen = state.ledger.lookup(idempotencyKey, fingerprint);
@@ -88,7 +90,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       if (seen.kind === 'replay') {
         return toResponse(seen.answer, requestId, { 'Idempotent-Replayed': 'true' });
       }
-      const answer = run(bodyText);
+      const answer = run(bodyText, scopes);
       if (isRecordable(answer)) state.ledger.record(idempotencyKey, fingerprint, answer);
       return toResponse(answer, requestId);
     } catch (error) {

@@ -31,6 +31,17 @@ export class DocumentStore {
     this.#collections.clear();
   }
 
+  /** A copy of the store's contents to `restore` later; stored documents are never changed in place, so maps suffice. */
+  snapshot(): Map<string, Map<string, StoredDocument>> {
+    return new Map([...this.#collections].map(([name, documents]) => [name, new Map(documents)]));
+  }
+
+  /** Puts back what `snapshot` copied: every write since is undone. */
+  restore(snapshot: Map<string, Map<string, StoredDocument>>): void {
+    this.#collections.clear();
+    for (const [name, documents] of snapshot) this.#collections.set(name, documents);
+  }
+
   /** Every document of a collection, in `_id` order or by `sort` (ties broken by `_id`). */
   list(collection: string, sort: readonly SortKey[] = []): StoredDocument[] {
     const documents = [...(this.#collections.get(collection)?.values() ?? [])];

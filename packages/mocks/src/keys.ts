@@ -48,9 +48,9 @@ export class KeyRing {
     return secret;
   }
 
-  /** Throws the 401 or 403 the server would answer when the request may not call the route. */
-  authorize(request: Request, route: RouteDefinition): void {
-    if (route.auth === 'public') return;
+  /** Throws the 401 or 403 the server would answer when the request may not call the route; else the key's effective scopes. */
+  authorize(request: Request, route: RouteDefinition): ReadonlySet<string> {
+    if (route.auth === 'public') return new Set();
     const key = this.#keys.get(credentialOf(request) ?? '');
     // Session tokens are not modelled: every credential that is not a known key is unknown.
     if (!key) throw new ApiError('unauthorized');
@@ -59,8 +59,10 @@ export class KeyRing {
     }
     if (key.status === 'paused') throw new ApiError('key_paused');
     if (key.status === 'expired') throw new ApiError('key_expired');
-    if (!satisfiesScope(effectiveScopes([...key.scopes]), route.scopes)) {
+    const granted = effectiveScopes([...key.scopes]);
+    if (!satisfiesScope(granted, route.scopes)) {
       throw new ApiError('insufficient_scope', undefined, { required: [...route.scopes] });
     }
+    return granted;
   }
 }

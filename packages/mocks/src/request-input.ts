@@ -1,7 +1,7 @@
 import { checkCollectionName, type RouteDefinition } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 
-/** The server's default body limit (1 MiB); the mocks do not make it configurable. */
+/** The server's default body limit (1 MiB; routes such as batch name their own); the mocks do not make it configurable. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** A request's validated parts, as an operation receives them. */
@@ -12,6 +12,8 @@ export interface OperationInput {
   query: Record<string, unknown>;
   /** The parsed JSON body for routes that take one; undefined otherwise. */
   body: unknown;
+  /** The caller's effective scopes, for routes that check them per operation (batch). */
+  scopes: ReadonlySet<string>;
 }
 
 interface SchemaIssue {
@@ -25,14 +27,13 @@ function validationError(where: string, issue: SchemaIssue | undefined): ApiErro
   return new ApiError('validation_error', message, { field });
 }
 
-/** Reads the raw body of a route that takes one; refuses more than the body limit with 413. */
+/** Reads the raw body of a route that takes one; refuses more than the route's body limit with 413. */
 export async function readBodyText(request: Request, route: RouteDefinition): Promise<string> {
   if (!route.body) return '';
+  const limit = route.bodyLimit ?? BODY_LIMIT_BYTES;
   const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > BODY_LIMIT_BYTES) {
-    throw new ApiError('payload_too_large', `Payload too large: the limit is ${BODY_LIMIT_BYTES} bytes`, {
-      limit: BODY_LIMIT_BYTES,
-    });
+  if (bytes.byteLength > limit) {
+    throw new ApiError('payload_too_large', `Payload too large: the limit is ${limit} bytes`, { limit });
   }
   return new TextDecoder().decode(bytes);
 }
@@ -65,13 +66,11 @@ export function parseQuery(route: RouteDefinition, url: URL): Record<string, unk
 }
 
 /**
- * Parses a JSON body. An empty body is "not a JSON object" (400 invalid_body) rather than malformed JSON,
- * so a caller who forgot the body reads the message that says what to send.
+ * Parses a JSON body; an empty body is `undefined`, as on the server, so each operation answers for a missing
+ * body the way its route does (`invalid_body` for a document, `invalid_batch` for a batch).
  */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') {
-    throw new ApiError('invalid_body', 'Body must be a JSON object; the request had no body');
-  }
+  if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
   } catch (error) {

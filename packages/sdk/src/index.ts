@@ -5,10 +5,13 @@
  */
 
 export type {
+  CollectionQuery,
   DeletedResponse,
   DocumentPage,
   ErrorCode,
   ErrorResponse,
+  SqlCondition,
+  SqlResponse,
   StoredDocument,
 } from '@dataplatform/contract';
 export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
@@ -33,6 +36,14 @@ export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+export type {
+  BatchData,
+  BatchError,
+  BatchOperation,
+  BatchOptions,
+  BatchResponse,
+  BatchResult,
+} from './resources/batch.js';
 export { Collection } from './resources/collection.js';
 export {
   type AnyDocument,
@@ -41,3 +52,10 @@ export {
   type ListParams,
   type MergePatch,
 } from './resources/data.js';
+export {
+  type CompiledQuery,
+  type FieldName,
+  QueryBuilder,
+  type SqlParam,
+  type WhereOperator,
+} from './resources/query.js';

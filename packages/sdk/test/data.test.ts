@@ -134,7 +134,8 @@ describe('errors', () => {
   });
 
   it('gives BadRequestError for a reserved collection name', async () => {
-    const error = await client.data.create('batch', { item: 'x', qty: 1 }).catch((e: unknown) => e);
+    // Not create: POST /api/v1/data/batch is the batch route itself.
+    const error = await client.data.get('batch', 'x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ code: 'reserved_collection' });
   });

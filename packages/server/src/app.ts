@@ -5,9 +5,12 @@ import type { ServerConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBody } from './http/json-body.js';
 import { requestIdOf } from './http/request-id.js';
+import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerSql } from './routes/sql.js';
+import { BatchService } from './services/batch.js';
 import { DocumentService } from './services/documents.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
@@ -38,10 +41,9 @@ export async function buildApp(
   registerErrorHandling(app);
   registerHealth(app, storage);
   await registerDocs(app);
-  registerData(
-    app,
-    new Authenticator(storage, new KeyRateLimiter(shared?.redis)),
-    new DocumentService(storage),
-  );
+  const auth = new Authenticator(storage, new KeyRateLimiter(shared?.redis));
+  registerData(app, auth, new DocumentService(storage));
+  registerSql(app, auth, storage);
+  registerBatch(app, auth, new BatchService(storage), config.batchBodyLimit);
   return app;
 }

@@ -1,3 +1,5 @@
+import { BATCH_BODY_LIMIT } from '@dataplatform/contract';
+
 /** Settings of the reference server, read from the environment. */
 export interface ServerConfig {
   port: number;
@@ -12,6 +14,8 @@ export interface ServerConfig {
   redisUrl: string | undefined;
   /** Largest request body in bytes. */
   bodyLimit: number;
+  /** Largest body of the batch route in bytes (16 MiB by default: 1000 ordinary documents). */
+  batchBodyLimit: number;
   /** `development` (the default) or `production`. */
   mode: 'development' | 'production';
   logLevel: string;
@@ -39,6 +43,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     redisUrl: env.REDIS_URL || undefined,
     bodyLimit: integer(env.DATAPLATFORM_BODY_LIMIT, 1024 * 1024, 'DATAPLATFORM_BODY_LIMIT'),
+    batchBodyLimit: integer(
+      env.DATAPLATFORM_BATCH_BODY_LIMIT,
+      BATCH_BODY_LIMIT,
+      'DATAPLATFORM_BATCH_BODY_LIMIT',
+    ),
     mode: env.NODE_ENV === 'production' ? 'production' : 'development',
     logLevel: env.LOG_LEVEL || 'info',
     sqliteSynchronous: synchronous,

@@ -100,7 +100,8 @@ forEachEngine((server, engine) => {
       ['a'.repeat(65), 'validation_error'],
       ['has.dot', 'validation_error'],
     ])('refuses the collection name %s with 400 %s', async (name, code) => {
-      const res = await t.call('POST', `/api/v1/data/${name}`, { body: { a: 1 } });
+      // PUT, because POST /api/v1/data/sql and /batch are fixed routes of their own.
+      const res = await t.call('PUT', `/api/v1/data/${name}/doc`, { body: { a: 1 } });
       expect(res.status).toBe(400);
       expect((await res.json()).code).toBe(code);
     });

@@ -125,6 +125,7 @@ function operation(route: RouteDefinition): JsonSchema {
     op.requestBody = {
       required: true,
       content: { 'application/json': { schema: schemaRef(route.body, 'input') } },
+      ...(route.bodyLimit ? { 'x-body-limit': route.bodyLimit } : {}),
     };
   }
   op.responses = {
@@ -138,6 +139,7 @@ function operation(route: RouteDefinition): JsonSchema {
   if (route.auth === 'data') {
     op.security = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
     op['x-scopes'] = route.scopes;
+    if (route.scopeNote) op['x-scopes-note'] = route.scopeNote;
   } else if (route.auth === 'session') {
     op.security = [{ BearerAuth: [] }];
   } else {

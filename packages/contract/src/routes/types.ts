@@ -19,11 +19,15 @@ export interface RouteDefinition {
   summary: string;
   description?: string;
   auth: RouteAuth;
-  /** The credential needs one of these scopes (API keys only). Empty: none needed. */
+  /** The credential needs one of these scopes (API keys only). Empty: none needed at the route level. */
   scopes: readonly string[];
+  /** How scopes are checked when the route level does not say it all (e.g. per operation); `x-scopes-note`. */
+  scopeNote?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** Default body limit in bytes when it differs from the server-wide one (1 MiB); `x-body-limit`. */
+  bodyLimit?: number;
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
   success: {

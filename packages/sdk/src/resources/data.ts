@@ -1,10 +1,12 @@
-import type { DeletedResponse, StoredDocument } from '@dataplatform/contract';
+import type { DeletedResponse, SqlResponse, StoredDocument } from '@dataplatform/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';
 import { segment } from '../internal/utils.js';
+import type { BatchOperation, BatchOptions, BatchResponse } from './batch.js';
 import { Collection } from './collection.js';
+import { QueryBuilder, type SqlParam } from './query.js';
 
 /** Query of a list call. */
 export interface ListParams {
@@ -96,6 +98,37 @@ export class Data extends APIResource {
   /** Deletes a document: `{ _id, deleted: true }`. */
   delete(collection: string, id: string, options?: RequestOptions): APIPromise<DeletedResponse> {
     return this._client.delete(documentPath(collection, id), options);
+  }
+
+  /**
+   * Runs up to 1000 operations in one request, in order; each result carries the status its own route would
+   * have given. With `{ transaction: true }` all or none are applied: a failure rejects with ConflictError
+   * `transaction_aborted`, whose `details` name the operation (`{ index, status, code }`).
+   * @example const { results } = await client.data.batch([{ op: 'get', collection: 'orders', id }], { transaction: true });
+   */
+  batch<Ops extends readonly BatchOperation<object>[] | []>(
+    operations: Ops,
+    options: BatchOptions = {},
+  ): APIPromise<BatchResponse<Ops>> {
+    const { transaction = false, ...request } = options;
+    return this._client.post(`${BASE}batch`, { ...request, body: { operations, transaction } });
+  }
+
+  /**
+   * Runs one read-only SQL statement (`POST /api/v1/data/sql`); values go in `params` for `?` or `$n`.
+   * @example const { data } = await client.data.sql<Order>('SELECT * FROM orders WHERE total > ?', [100]);
+   */
+  sql<T extends object = AnyDocument>(
+    sql: string,
+    params?: readonly SqlParam[],
+    options?: RequestOptions,
+  ): APIPromise<SqlResponse<T>> {
+    return this._client.post(`${BASE}sql`, { ...options, body: params ? { sql, params } : { sql } });
+  }
+
+  /** A query builder over the SQL helper: `await client.data.query<Order>('orders').where('total', '>', 100)`. */
+  query<T extends object = AnyDocument>(collection: string, options?: RequestOptions): QueryBuilder<T> {
+    return new QueryBuilder<T>(this, collection, options);
   }
 
   /** A handle on one collection with its document type fixed: `client.data.collection<Order>('orders').get(id)`. */

@@ -1,33 +1,16 @@
-import {
-  checkDocumentBody,
-  isJsonObject,
-  type JsonObject,
-  mergePatch,
-  type SortKey,
-} from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
-import { ApiError } from '../http/errors.js';
+import { checkDocumentBody, type JsonObject, type SortKey } from '@dataplatform/contract';
 import { rejectViolation } from '../http/validate.js';
 import type { CollectionRef, Storage, WriteResult } from '../storage/types.js';
-import { findReplay, type IdempotencyContext, recordInput } from './idempotency.js';
+import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
+import {
+  type Answer,
+  type IdempotencyContext,
+  recordInput,
+  replayAfterRace,
+  replayOf,
+} from './idempotency.js';
 
-/** The answer of a document operation, as JSON text. */
-export interface Answer {
-  status: number;
-  body: string;
-  replayed: boolean;
-  /** Id of the document a create stored (or stored earlier, on a replay). */
-  id?: string;
-}
-
-const nextId = monotonicFactory();
-
-/** Serializes the caller's fields without `_id`. */
-function fieldsText(body: JsonObject): string {
-  if (!('_id' in body)) return JSON.stringify(body);
-  const { _id, ...rest } = body;
-  return JSON.stringify(rest);
-}
+export type { Answer } from './idempotency.js';
 
 /** The document operations of the data API, over any storage engine. */
 export class DocumentService {
@@ -40,24 +23,21 @@ export class DocumentService {
 
   async get(ref: CollectionRef, id: string): Promise<string> {
     const doc = await this.storage.documents.get(ref, id);
-    if (doc === null)
-      throw new ApiError('not_found', `Document "${id}" not found in collection "${ref.collection}"`);
+    if (doc === null) throw failureError('not_found', ref.collection, id);
     return doc;
   }
 
   async create(ref: CollectionRef, body: unknown, idem: IdempotencyContext | null): Promise<Answer> {
     rejectViolation(checkDocumentBody(body, { allowId: true }));
-    const input = body as JsonObject;
-    const now = new Date().toISOString();
-    const id = typeof input._id === 'string' ? input._id : nextId();
-    const answer = await this.write(idem, 201, (record) =>
-      this.storage.documents.insert(
-        ref,
-        { id, data: fieldsText(input), createdAt: now, updatedAt: now },
-        record,
-      ),
+    const { row } = insertOperation(ref.collection, body as JsonObject, new Date().toISOString());
+    const answer = await this.write(
+      idem,
+      201,
+      (record) => this.storage.documents.insert(ref, row, record),
+      ref,
+      row.id,
     );
-    return { ...answer, id: answer.replayed ? (JSON.parse(answer.body) as { _id: string })._id : id };
+    return { ...answer, id: answer.replayed ? (JSON.parse(answer.body) as { _id: string })._id : row.id };
   }
 
   async replace(
@@ -67,11 +47,16 @@ export class DocumentService {
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
     rejectViolation(checkDocumentBody(body, { allowId: false }));
-    const now = new Date().toISOString();
+    const { data, updatedAt } = replaceOperation(
+      ref.collection,
+      id,
+      body as JsonObject,
+      new Date().toISOString(),
+    );
     return this.write(
       idem,
       200,
-      (record) => this.storage.documents.replace(ref, id, JSON.stringify(body), now, record),
+      (record) => this.storage.documents.replace(ref, id, data, updatedAt, record),
       ref,
       id,
     );
@@ -84,15 +69,16 @@ export class DocumentService {
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
     rejectViolation(checkDocumentBody(patch, { allowId: false }));
-    const now = new Date().toISOString();
-    const change = (data: JsonObject) => {
-      const next = mergePatch(data, patch);
-      return isJsonObject(next) ? next : {};
-    };
+    const { change, updatedAt } = patchOperation(
+      ref.collection,
+      id,
+      patch as JsonObject,
+      new Date().toISOString(),
+    );
     return this.write(
       idem,
       200,
-      (record) => this.storage.documents.update(ref, id, change, now, record),
+      (record) => this.storage.documents.update(ref, id, change, updatedAt, record),
       ref,
       id,
     );
@@ -107,26 +93,14 @@ export class DocumentService {
     idem: IdempotencyContext | null,
     status: number,
     perform: (record: ReturnType<typeof recordInput> | undefined) => Promise<WriteResult>,
-    ref?: CollectionRef,
-    id?: string,
+    ref: CollectionRef,
+    id: string,
   ): Promise<Answer> {
-    if (idem) {
-      const earlier = await findReplay(this.storage, idem);
-      if (earlier) return { status: earlier.status, body: earlier.body, replayed: true };
-    }
+    const earlier = idem && (await replayOf(this.storage, idem));
+    if (earlier) return earlier;
     const result = await perform(idem ? recordInput(idem, status) : undefined);
     if (result.ok) return { status, body: result.body, replayed: false };
-    switch (result.reason) {
-      case 'not_found':
-        throw new ApiError('not_found', `Document "${id}" not found in collection "${ref?.collection}"`);
-      case 'conflict':
-        throw new ApiError('conflict', 'A document with this _id already exists in the collection');
-      case 'idempotency_race': {
-        // Another request with the same key committed first: answer as it did.
-        const earlier = await findReplay(this.storage, idem!);
-        if (!earlier) throw new ApiError('conflict', 'A request with this Idempotency-Key is in progress');
-        return { status: earlier.status, body: earlier.body, replayed: true };
-      }
-    }
+    if (result.reason === 'idempotency_race') return replayAfterRace(this.storage, idem!);
+    throw failureError(result.reason, ref.collection, id);
   }
 }

@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
 import type { IdempotencyRecord, IdempotencyRecordInput, Storage } from '../storage/types.js';
 
+/** The answer of a write, as JSON text. */
+export interface Answer {
+  status: number;
+  body: string;
+  replayed: boolean;
+  /** Id of the document a create stored (or stored earlier, on a replay). */
+  id?: string;
+}
+
 /** How long an Idempotency-Key replays its first answer. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -50,4 +59,17 @@ export async function findReplay(
   const found = await storage.idempotency.find(context.clusterId, context.key, context.notBefore);
   if (found && found.fingerprint !== context.fingerprint) throw new ApiError('idempotency_mismatch');
   return found;
+}
+
+/** The earlier answer of this key to replay, or null when the key is new. */
+export async function replayOf(storage: Storage, context: IdempotencyContext): Promise<Answer | null> {
+  const earlier = await findReplay(storage, context);
+  return earlier && { status: earlier.status, body: earlier.body, replayed: true };
+}
+
+/** After a write lost the race for its key: the answer of the request that committed first. */
+export async function replayAfterRace(storage: Storage, context: IdempotencyContext): Promise<Answer> {
+  const earlier = await replayOf(storage, context);
+  if (!earlier) throw new ApiError('conflict', 'A request with this Idempotency-Key is in progress');
+  return earlier;
 }

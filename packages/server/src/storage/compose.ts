@@ -15,11 +15,6 @@ export function deletedBody(id: string): string {
   return `{"_id":${JSON.stringify(id)},"deleted":true}`;
 }
 
-/** The JSON path of a dotted field path, with every step quoted. */
-export function jsonPath(path: readonly string[]): string {
-  return `$${path.map((step) => `."${step}"`).join('')}`;
-}
-
 /** Fields stored as columns rather than inside the JSON text, by their public name. */
 export const SYSTEM_COLUMNS: Readonly<Record<string, string>> = {
   _id: 'id',

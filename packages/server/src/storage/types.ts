@@ -1,4 +1,4 @@
-import type { SortKey } from '@dataplatform/contract';
+import type { CollectionQuery, SortKey } from '@dataplatform/contract';
 
 /** A document as the storage keeps it: system fields as columns, the caller's fields as JSON text. */
 export interface DocumentRow {
@@ -30,6 +30,46 @@ export interface IdempotencyRecord {
 export type WriteResult =
   | { ok: true; body: string }
   | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' };
+
+/**
+ * One operation of a batch, already validated, with ids, timestamps and JSON text made by the service.
+ * `refused` stands for an operation the service refused (say, a bad body): it fails where it stands.
+ */
+export type DocumentOperation =
+  | { kind: 'insert'; collection: string; row: DocumentRow }
+  | { kind: 'get'; collection: string; id: string }
+  | { kind: 'replace'; collection: string; id: string; data: string; updatedAt: string }
+  | {
+      kind: 'update';
+      collection: string;
+      id: string;
+      /** Synchronous and free of side effects, as for `DocumentStore.update`. */
+      change: (data: Record<string, unknown>) => Record<string, unknown>;
+      updatedAt: string;
+    }
+  | { kind: 'delete'; collection: string; id: string }
+  | { kind: 'refused' };
+
+/** What one operation of a batch gave: the answer's JSON text, or why it failed. */
+export type OperationResult =
+  | { ok: true; body: string }
+  | { ok: false; reason: 'not_found' | 'conflict' | 'refused' };
+
+/** How `DocumentStore.apply` runs its operations. */
+export interface ApplyOptions {
+  /** All or nothing: stop at the first failed operation and keep nothing. Otherwise each stands on its own. */
+  atomic: boolean;
+  /** Records the answer under an Idempotency-Key in the same transaction (successful batches only). */
+  idempotency?: IdempotencyRecordInput;
+  /** The answer to record, made from the results inside the transaction. */
+  answer?: (results: readonly OperationResult[]) => string;
+}
+
+/** Result of `DocumentStore.apply`. */
+export type ApplyOutcome =
+  | { ok: true; results: OperationResult[] }
+  | { ok: false; reason: 'aborted'; index: number; result: OperationResult }
+  | { ok: false; reason: 'idempotency_race' };
 
 /** Where a document lives: a cluster and a collection. */
 export interface CollectionRef {
@@ -71,6 +111,16 @@ export interface DocumentStore {
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult>;
   delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult>;
+  /**
+   * Applies operations of one cluster in order, in ONE database transaction: reads see earlier writes,
+   * counters move with the documents, and the idempotent answer commits with them. When `atomic`, the first
+   * failure rolls everything back and is reported as `aborted`.
+   */
+  apply(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+  ): Promise<ApplyOutcome>;
 }
 
 /** Answers recorded under Idempotency-Keys, per cluster. */
@@ -144,6 +194,17 @@ export interface AccountStore {
   countUsers(): Promise<number>;
 }
 
+/** What a collection query found: rows as JSON text (documents or projected objects), or the number of matches. */
+export type QueryResult = { rows: string[] } | { count: number };
+
+/**
+ * Runs the SQL helper's collection queries. Every value of the query (literals, parameters, field paths, keys)
+ * is bound as a parameter of the engine's statement; the statement's text is the engine's own.
+ */
+export interface QueryStore {
+  run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult>;
+}
+
 /** The one interface the server talks to; one implementation per engine. */
 export interface Storage {
   readonly engine: 'sqlite' | 'postgres';
@@ -152,6 +213,7 @@ export interface Storage {
   readonly keys: KeyStore;
   readonly accounts: AccountStore;
   readonly tasks: TaskStore;
+  readonly queries: QueryStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

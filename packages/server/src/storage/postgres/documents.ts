@@ -1,8 +1,12 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
 import { Abort } from '../abort.js';
-import { composeDocument, deletedBody, SYSTEM_COLUMNS } from '../compose.js';
+import { BatchAbort, collectionsOf, recordedAnswer, writeResultOf } from '../batch.js';
+import { composeDocument } from '../compose.js';
 import type {
+  ApplyOptions,
+  ApplyOutcome,
   CollectionRef,
+  DocumentOperation,
   DocumentRow,
   DocumentStore,
   IdempotencyRecordInput,
@@ -10,26 +14,13 @@ import type {
   WriteResult,
 } from '../types.js';
 import type { PostgresCollections } from './collections.js';
+import { applyOperations, COLUMNS, selectOne } from './document-operations.js';
 import type { PostgresIdempotency } from './idempotency.js';
+import { PostgresQuerySql } from './query.js';
 
-type Query = Sql | TransactionSql;
-
-const COLUMNS = 'id, data::text AS data, created_at AS "createdAt", updated_at AS "updatedAt"';
-const COUNTER_SHARDS = 16;
-
-function shard(): number {
-  return Math.floor(Math.random() * COUNTER_SHARDS);
-}
-
-/** ORDER BY terms for one JSON path parameter, in the contract's order (see typeRank). */
-function jsonOrder(param: string, direction: string): string[] {
-  const value = `data #> ${param}::text[]`;
-  return [
-    `(CASE jsonb_typeof(${value}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END) ${direction}`,
-    `(CASE WHEN jsonb_typeof(${value}) IN ('boolean', 'number') THEN ${value} END) ${direction}`,
-    `(CASE WHEN jsonb_typeof(${value}) = 'string' THEN (data #>> ${param}::text[]) COLLATE "C" END) ${direction}`,
-  ];
-}
+// deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back and asks for a retry.
+const TRANSIENT = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
 
 /** Documents on PostgreSQL: jsonb rows, counts kept in sharded counters, every write atomic. */
 export class PostgresDocuments implements DocumentStore {
@@ -42,30 +33,22 @@ export class PostgresDocuments implements DocumentStore {
   async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }> {
     const collectionId = await this.collections.find(ref);
     if (collectionId === undefined) return { rows: [], total: 0 };
-    const params: unknown[] = [collectionId];
-    const order: string[] = [];
-    for (const key of options.sort) {
-      const direction = key.descending ? 'DESC' : 'ASC';
-      const column = key.path.length === 1 ? SYSTEM_COLUMNS[key.path[0]!] : undefined;
-      if (column) order.push(`${column} ${direction}`);
-      else if (!(key.path[0]! in SYSTEM_COLUMNS)) {
-        params.push(key.path);
-        order.push(...jsonOrder(`$${params.length}`, direction));
-      }
-    }
-    if (!order.some((part) => part.startsWith('id ')))
-      order.push(`id ${options.sort.at(-1)?.descending ? 'DESC' : 'ASC'}`);
-    params.push(options.limit, options.skip);
+    // The SQL helper's builder writes the ORDER BY, so the list route and SQL sort alike by construction.
+    const builder = new PostgresQuerySql();
+    const collection = builder.bind(collectionId);
+    const order = builder.orderBy(options.sort);
+    const limit = builder.bind(options.limit);
+    const offset = builder.bind(options.skip);
     // One statement, so the page and the total come from one snapshot. The outer side has exactly one row,
     // so the nested loop hands on the page's rows in the order the inner query sorted them.
     const rows = await this.sql.unsafe<(DocumentRow & { total: string })[]>(
       `SELECT t.total, p.* FROM
-         (SELECT COALESCE(SUM(n), 0) AS total FROM collection_counters WHERE collection_id = $1) t
+         (SELECT COALESCE(SUM(n), 0) AS total FROM collection_counters WHERE collection_id = ${collection}) t
        LEFT JOIN LATERAL (
-         SELECT ${COLUMNS} FROM documents WHERE collection_id = $1
-         ORDER BY ${order.join(', ')} LIMIT $${params.length - 1} OFFSET $${params.length}
+         SELECT ${COLUMNS} FROM documents WHERE collection_id = ${collection}
+         ORDER BY ${order} LIMIT ${limit}::bigint OFFSET ${offset}::bigint
        ) p ON true`,
-      params as never[],
+      builder.params as never[],
       { prepare: true },
     );
     const total = Number(rows[0]?.total ?? 0);
@@ -75,10 +58,7 @@ export class PostgresDocuments implements DocumentStore {
   async get(ref: CollectionRef, id: string): Promise<string | null> {
     const collectionId = await this.collections.find(ref);
     if (collectionId === undefined) return null;
-    const [row] = await this.sql.unsafe<DocumentRow[]>(
-      `SELECT ${COLUMNS} FROM documents WHERE collection_id = $1 AND id = $2`,
-      [collectionId, id],
-    );
+    const [row] = await selectOne(this.sql, collectionId, id);
     return row ? composeDocument(row) : null;
   }
 
@@ -87,23 +67,7 @@ export class PostgresDocuments implements DocumentStore {
     row: DocumentRow,
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult> {
-    const collectionId = await this.collections.ensure(ref);
-    return this.write(ref.clusterId, idempotency, false, async (q) => {
-      const [stored] = await q.unsafe<DocumentRow[]>(
-        `WITH inserted AS (
-           INSERT INTO documents (collection_id, id, data, created_at, updated_at)
-           VALUES ($1, $2, $3::text::jsonb, $4, $5) ON CONFLICT DO NOTHING
-           RETURNING ${COLUMNS}
-         ), counted AS (
-           INSERT INTO collection_counters (collection_id, shard, n) SELECT $1, $6, 1 FROM inserted
-           ON CONFLICT (collection_id, shard) DO UPDATE SET n = collection_counters.n + 1
-         )
-         SELECT * FROM inserted`,
-        [collectionId, row.id, row.data, row.createdAt, row.updatedAt, shard()],
-      );
-      if (!stored) throw new Abort('conflict');
-      return composeDocument(stored);
-    });
+    return this.write(ref, { kind: 'insert', collection: ref.collection, row }, idempotency);
   }
 
   async replace(
@@ -113,16 +77,7 @@ export class PostgresDocuments implements DocumentStore {
     updatedAt: string,
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult> {
-    const collectionId = await this.collections.find(ref);
-    if (collectionId === undefined) return { ok: false, reason: 'not_found' };
-    return this.write(ref.clusterId, idempotency, false, async (q) => {
-      const [stored] = await q.unsafe<DocumentRow[]>(
-        `UPDATE documents SET data = $1::text::jsonb, updated_at = $2 WHERE collection_id = $3 AND id = $4 RETURNING ${COLUMNS}`,
-        [data, updatedAt, collectionId, id],
-      );
-      if (!stored) throw new Abort('not_found');
-      return composeDocument(stored);
-    });
+    return this.write(ref, { kind: 'replace', collection: ref.collection, id, data, updatedAt }, idempotency);
   }
 
   async update(
@@ -132,63 +87,93 @@ export class PostgresDocuments implements DocumentStore {
     updatedAt: string,
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult> {
-    const collectionId = await this.collections.find(ref);
-    if (collectionId === undefined) return { ok: false, reason: 'not_found' };
-    return this.write(ref.clusterId, idempotency, true, async (q) => {
-      const [current] = await q.unsafe<DocumentRow[]>(
-        `SELECT ${COLUMNS} FROM documents WHERE collection_id = $1 AND id = $2 FOR UPDATE`,
-        [collectionId, id],
-      );
-      if (!current) throw new Abort('not_found');
-      const [stored] = await q.unsafe<DocumentRow[]>(
-        `UPDATE documents SET data = $1::text::jsonb, updated_at = $2 WHERE collection_id = $3 AND id = $4 RETURNING ${COLUMNS}`,
-        [JSON.stringify(change(JSON.parse(current.data))), updatedAt, collectionId, id],
-      );
-      return composeDocument(stored!);
-    });
+    return this.write(
+      ref,
+      { kind: 'update', collection: ref.collection, id, change, updatedAt },
+      idempotency,
+    );
   }
 
   async delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult> {
-    const collectionId = await this.collections.find(ref);
-    if (collectionId === undefined) return { ok: false, reason: 'not_found' };
-    return this.write(ref.clusterId, idempotency, false, async (q) => {
-      const removed = await q.unsafe(
-        `WITH removed AS (
-           DELETE FROM documents WHERE collection_id = $1 AND id = $2 RETURNING 1
-         )
-         INSERT INTO collection_counters (collection_id, shard, n) SELECT $1, $3, -1 FROM removed
-         ON CONFLICT (collection_id, shard) DO UPDATE SET n = collection_counters.n - 1
-         RETURNING 1`,
-        [collectionId, id, shard()],
-      );
-      if (removed.count === 0) throw new Abort('not_found');
-      return deletedBody(id);
-    });
+    return this.write(ref, { kind: 'delete', collection: ref.collection, id }, idempotency);
+  }
+
+  async apply(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+  ): Promise<ApplyOutcome> {
+    const ids = await this.collectionIds(clusterId, operations);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run(clusterId, operations, options, ids);
+      } catch (error) {
+        // A deadlock or serialization failure rolled everything back; the operations are safe to run again.
+        if (attempt < MAX_ATTEMPTS && TRANSIENT.has((error as { code?: string }).code ?? '')) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** A single-document write: a batch of one, all or nothing. */
+  private async write(
+    ref: CollectionRef,
+    operation: DocumentOperation,
+    idempotency: IdempotencyRecordInput | undefined,
+  ): Promise<WriteResult> {
+    return writeResultOf(await this.apply(ref.clusterId, [operation], { atomic: true, idempotency }));
   }
 
   /**
-   * Runs `apply` alone when it is one atomic statement, or in a transaction when it needs one or when an
-   * idempotent answer must be recorded with it; an Abort rolls everything back.
+   * Runs one statement that is atomic by itself without a transaction (the common single write); anything
+   * else in one transaction, where a thrown BatchAbort or Abort rolls all of it back.
    */
-  private async write(
+  private async run(
     clusterId: string,
-    idempotency: IdempotencyRecordInput | undefined,
-    needsTransaction: boolean,
-    apply: (q: Query) => Promise<string>,
-  ): Promise<WriteResult> {
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+    ids: Map<string, string | undefined>,
+  ): Promise<ApplyOutcome> {
+    const { idempotency } = options;
     try {
-      if (!idempotency && !needsTransaction) return { ok: true, body: await apply(this.sql) };
-      const body = await this.sql.begin(async (tx) => {
-        const result = await apply(tx);
-        if (idempotency && !(await this.idempotency.record(tx, clusterId, idempotency, result))) {
-          throw new Abort('idempotency_race');
+      if (operations.length === 1 && !idempotency && operations[0]!.kind !== 'update') {
+        const [result] = await applyOperations(this.sql, operations, ids);
+        if (!result!.ok && options.atomic) throw new BatchAbort(0, result!);
+        return { ok: true, results: [result!] };
+      }
+      return await this.sql.begin(async (tx) => {
+        const results = await applyOperations(tx, operations, ids);
+        const failed = options.atomic ? results.findIndex((result) => !result.ok) : -1;
+        if (failed >= 0) throw new BatchAbort(failed, results[failed]!);
+        if (idempotency) {
+          const answer = recordedAnswer(options, results);
+          if (!(await this.idempotency.record(tx, clusterId, idempotency, answer)))
+            throw new Abort('idempotency_race');
         }
-        return result;
+        return { ok: true as const, results };
       });
-      return { ok: true, body: body as string };
     } catch (error) {
-      if (error instanceof Abort) return { ok: false, reason: error.reason };
+      if (error instanceof BatchAbort)
+        return { ok: false, reason: 'aborted', index: error.index, result: error.result };
+      if (error instanceof Abort) return { ok: false, reason: 'idempotency_race' };
       throw error;
     }
+  }
+
+  /** The collections' row ids, creating those the batch inserts into (committed at once, as on first write). */
+  private async collectionIds(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+  ): Promise<Map<string, string | undefined>> {
+    const { created, existing } = collectionsOf(operations);
+    const entries = await Promise.all([
+      ...[...created].map(async (collection) => {
+        return [collection, await this.collections.ensure({ clusterId, collection })] as const;
+      }),
+      ...[...existing].map(async (collection) => {
+        return [collection, await this.collections.find({ clusterId, collection })] as const;
+      }),
+    ]);
+    return new Map(entries);
   }
 }

@@ -6,6 +6,7 @@ import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
+import { PostgresQueries } from './query.js';
 import { PostgresTasks } from './tasks.js';
 
 /** Settings of the PostgreSQL engine. */
@@ -37,6 +38,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     keys: new PostgresKeys(sql),
     accounts: new PostgresAccounts(sql),
     tasks: new PostgresTasks(sql),
+    queries: new PostgresQueries(sql, new PostgresCollections(sql)),
     async ping() {
       await sql`SELECT 1`;
     },

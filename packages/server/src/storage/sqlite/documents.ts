@@ -1,28 +1,34 @@
 import type Database from 'better-sqlite3';
 import { Abort } from '../abort.js';
-import { composeDocument, deletedBody, jsonPath, SYSTEM_COLUMNS } from '../compose.js';
+import { BatchAbort, collectionsOf, recordedAnswer, writeResultOf } from '../batch.js';
+import { composeDocument, deletedBody } from '../compose.js';
 import type {
+  ApplyOptions,
+  ApplyOutcome,
   CollectionRef,
+  DocumentOperation,
   DocumentRow,
   DocumentStore,
   IdempotencyRecordInput,
   ListOptions,
+  OperationResult,
   WriteResult,
 } from '../types.js';
 import { SqliteCollections } from './collections.js';
 import type { SqliteIdempotency } from './idempotency.js';
+import { SqliteQuerySql } from './query.js';
 
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
-
-// Rank of a JSON type in the documented sort order (see typeRank in the contract).
-const RANK = (param: string) =>
-  `CASE json_type(data, ${param}) WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END`;
+const NOT_FOUND: OperationResult = { ok: false, reason: 'not_found' };
+const CONFLICT: OperationResult = { ok: false, reason: 'conflict' };
+const REFUSED: OperationResult = { ok: false, reason: 'refused' };
 
 /** Documents on SQLite: one row per document, the caller's fields as JSON text, counts kept per collection. */
 export class SqliteDocuments implements DocumentStore {
   private readonly collections: SqliteCollections;
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly stmt;
+  private readonly transaction;
 
   constructor(
     private readonly db: Database.Database,
@@ -34,11 +40,9 @@ export class SqliteDocuments implements DocumentStore {
         `SELECT ${COLUMNS} FROM documents WHERE collection_id = ? AND id = ?`,
       ),
       count: db.prepare<[number], { doc_count: number }>('SELECT doc_count FROM collections WHERE id = ?'),
+      // A taken id inserts nothing (changes = 0) instead of throwing, so a batch can go on past it.
       insert: db.prepare(
-        'INSERT INTO documents (collection_id, id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      exists: db.prepare<[number, string], { created_at: string }>(
-        'SELECT created_at FROM documents WHERE collection_id = ? AND id = ?',
+        'INSERT INTO documents (collection_id, id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ),
       replace: db.prepare<[string, string, number, string], { created_at: string }>(
         'UPDATE documents SET data = ?, updated_at = ? WHERE collection_id = ? AND id = ? RETURNING created_at',
@@ -46,50 +50,28 @@ export class SqliteDocuments implements DocumentStore {
       remove: db.prepare('DELETE FROM documents WHERE collection_id = ? AND id = ?'),
       bump: db.prepare('UPDATE collections SET doc_count = doc_count + ? WHERE id = ?'),
     };
+    this.transaction = db.transaction(this.applyAll.bind(this));
   }
 
   async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }> {
     const collectionId = this.collections.find(ref);
     if (collectionId === undefined) return { rows: [], total: 0 };
-    const { sql, params } = this.listQuery(options);
+    // The SQL helper's builder writes the ORDER BY, so the list route and SQL sort alike by construction.
+    const builder = new SqliteQuerySql();
+    const sql = `SELECT ${COLUMNS} FROM documents WHERE collection_id = ${builder.bind(collectionId)} ORDER BY ${builder.orderBy(
+      options.sort,
+    )} LIMIT ${builder.bind(options.limit)} OFFSET ${builder.bind(options.skip)}`;
     let statement = this.listStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.listStatements.set(sql, statement);
     }
     const read = this.db.transaction(() => {
-      const rows = statement.all(collectionId, ...params, options.limit, options.skip) as DocumentRow[];
+      const rows = statement.all(builder.params) as DocumentRow[];
       const total = this.stmt.count.get(collectionId)?.doc_count ?? 0;
       return { rows: rows.map(composeDocument), total };
     });
     return read();
-  }
-
-  private listQuery(options: ListOptions): { sql: string; params: string[] } {
-    const order: string[] = [];
-    const params: string[] = [];
-    for (const key of options.sort) {
-      const direction = key.descending ? 'DESC' : 'ASC';
-      const column = key.path.length === 1 ? SYSTEM_COLUMNS[key.path[0]!] : undefined;
-      if (column) {
-        order.push(`${column} ${direction}`);
-      } else if (key.path[0]! in SYSTEM_COLUMNS) {
-      } else {
-        // Arrays and objects tie (see typeRank in the contract), so their value takes no part in the order.
-        order.push(
-          `${RANK('?')} ${direction}`,
-          `(CASE WHEN json_type(data, ?) IN ('array', 'object') THEN NULL ELSE json_extract(data, ?) END) ${direction}`,
-        );
-        const path = jsonPath(key.path);
-        params.push(path, path, path);
-      }
-    }
-    const last = options.sort.at(-1);
-    if (!order.some((part) => part.startsWith('id '))) order.push(`id ${last?.descending ? 'DESC' : 'ASC'}`);
-    return {
-      sql: `SELECT ${COLUMNS} FROM documents WHERE collection_id = ? ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
-      params,
-    };
   }
 
   async get(ref: CollectionRef, id: string): Promise<string | null> {
@@ -104,14 +86,7 @@ export class SqliteDocuments implements DocumentStore {
     row: DocumentRow,
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult> {
-    const body = composeDocument(row);
-    return this.write(ref.clusterId, idempotency, () => {
-      const collectionId = this.collections.ensure(ref);
-      if (this.stmt.exists.get(collectionId, row.id)) throw new Abort('conflict');
-      this.stmt.insert.run(collectionId, row.id, row.data, row.createdAt, row.updatedAt);
-      this.stmt.bump.run(1, collectionId);
-      return body;
-    });
+    return this.write(ref, { kind: 'insert', collection: ref.collection, row }, idempotency);
   }
 
   async replace(
@@ -121,13 +96,7 @@ export class SqliteDocuments implements DocumentStore {
     updatedAt: string,
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult> {
-    return this.write(ref.clusterId, idempotency, () => {
-      const collectionId = this.collections.find(ref);
-      const stored =
-        collectionId === undefined ? undefined : this.stmt.replace.get(data, updatedAt, collectionId, id);
-      if (!stored) throw new Abort('not_found');
-      return composeDocument({ id, data, createdAt: stored.created_at, updatedAt });
-    });
+    return this.write(ref, { kind: 'replace', collection: ref.collection, id, data, updatedAt }, idempotency);
   }
 
   async update(
@@ -137,45 +106,128 @@ export class SqliteDocuments implements DocumentStore {
     updatedAt: string,
     idempotency?: IdempotencyRecordInput,
   ): Promise<WriteResult> {
-    return this.write(ref.clusterId, idempotency, () => {
-      const collectionId = this.collections.find(ref);
-      const current = collectionId === undefined ? undefined : this.stmt.get.get(collectionId, id);
-      if (!current) throw new Abort('not_found');
-      const data = JSON.stringify(change(JSON.parse(current.data)));
-      this.stmt.replace.get(data, updatedAt, collectionId!, id);
-      return composeDocument({ id, data, createdAt: current.createdAt, updatedAt });
-    });
+    return this.write(
+      ref,
+      { kind: 'update', collection: ref.collection, id, change, updatedAt },
+      idempotency,
+    );
   }
 
   async delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult> {
-    return this.write(ref.clusterId, idempotency, () => {
-      const collectionId = this.collections.find(ref);
-      const removed = collectionId === undefined ? 0 : this.stmt.remove.run(collectionId, id).changes;
-      if (removed === 0) throw new Abort('not_found');
-      this.stmt.bump.run(-1, collectionId!);
-      return deletedBody(id);
-    });
+    return this.write(ref, { kind: 'delete', collection: ref.collection, id }, idempotency);
   }
 
-  /** Runs `apply` and records the idempotent answer in one transaction; an Abort rolls everything back. */
-  private write(
+  async apply(
     clusterId: string,
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+  ): Promise<ApplyOutcome> {
+    return this.run(clusterId, operations, options);
+  }
+
+  /** A single-document write: a batch of one, all or nothing. */
+  private write(
+    ref: CollectionRef,
+    operation: DocumentOperation,
     idempotency: IdempotencyRecordInput | undefined,
-    apply: () => string,
   ): WriteResult {
+    return writeResultOf(this.run(ref.clusterId, [operation], { atomic: true, idempotency }));
+  }
+
+  /** Runs operations in one IMMEDIATE transaction; a thrown BatchAbort or Abort rolls all of it back. */
+  private run(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+  ): ApplyOutcome {
+    const ids = this.collectionIds(clusterId, operations);
     try {
-      const body = this.db
-        .transaction(() => {
-          const result = apply();
-          if (idempotency && !this.idempotency.record(clusterId, idempotency, result))
-            throw new Abort('idempotency_race');
-          return result;
-        })
-        .immediate();
-      return { ok: true, body };
+      return this.transaction.immediate(clusterId, operations, options, ids);
     } catch (error) {
-      if (error instanceof Abort) return { ok: false, reason: error.reason };
+      if (error instanceof BatchAbort)
+        return { ok: false, reason: 'aborted', index: error.index, result: error.result };
+      if (error instanceof Abort) return { ok: false, reason: 'idempotency_race' };
       throw error;
+    }
+  }
+
+  /**
+   * The collections' row ids. Missing collections are created before the transaction, each committing on its
+   * own: an id cached inside a transaction that then rolled back would name no row.
+   */
+  private collectionIds(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+  ): Map<string, number | undefined> {
+    const { created, existing } = collectionsOf(operations);
+    const ids = new Map<string, number | undefined>();
+    for (const collection of created) ids.set(collection, this.collections.ensure({ clusterId, collection }));
+    for (const collection of existing) ids.set(collection, this.collections.find({ clusterId, collection }));
+    return ids;
+  }
+
+  /** The body of the transaction: every operation in order, then the counters, then the idempotent answer. */
+  private applyAll(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+    ids: Map<string, number | undefined>,
+  ): ApplyOutcome {
+    const deltas = new Map<number, number>();
+    const results: OperationResult[] = [];
+    for (const [index, operation] of operations.entries()) {
+      const result = this.applyOne(operation, ids, deltas);
+      if (!result.ok && options.atomic) throw new BatchAbort(index, result);
+      results.push(result);
+    }
+    // One counter write per collection, however many documents the batch added or removed.
+    for (const [collectionId, delta] of deltas) if (delta !== 0) this.stmt.bump.run(delta, collectionId);
+    const { idempotency } = options;
+    if (idempotency && !this.idempotency.record(clusterId, idempotency, recordedAnswer(options, results)))
+      throw new Abort('idempotency_race');
+    return { ok: true, results };
+  }
+
+  /** One operation with the prepared statements. A failure is found before anything is written. */
+  private applyOne(
+    operation: DocumentOperation,
+    ids: Map<string, number | undefined>,
+    deltas: Map<number, number>,
+  ): OperationResult {
+    if (operation.kind === 'refused') return REFUSED;
+    const collectionId = ids.get(operation.collection);
+    if (collectionId === undefined) return NOT_FOUND;
+    switch (operation.kind) {
+      case 'insert': {
+        const { row } = operation;
+        const inserted = this.stmt.insert.run(collectionId, row.id, row.data, row.createdAt, row.updatedAt);
+        if (inserted.changes === 0) return CONFLICT;
+        deltas.set(collectionId, (deltas.get(collectionId) ?? 0) + 1);
+        return { ok: true, body: composeDocument(row) };
+      }
+      case 'get': {
+        const row = this.stmt.get.get(collectionId, operation.id);
+        return row ? { ok: true, body: composeDocument(row) } : NOT_FOUND;
+      }
+      case 'replace': {
+        const { id, data, updatedAt } = operation;
+        const stored = this.stmt.replace.get(data, updatedAt, collectionId, id);
+        if (!stored) return NOT_FOUND;
+        return { ok: true, body: composeDocument({ id, data, createdAt: stored.created_at, updatedAt }) };
+      }
+      case 'update': {
+        const { id, updatedAt } = operation;
+        const current = this.stmt.get.get(collectionId, id);
+        if (!current) return NOT_FOUND;
+        const data = JSON.stringify(operation.change(JSON.parse(current.data)));
+        this.stmt.replace.get(data, updatedAt, collectionId, id);
+        return { ok: true, body: composeDocument({ id, data, createdAt: current.createdAt, updatedAt }) };
+      }
+      case 'delete': {
+        if (this.stmt.remove.run(collectionId, operation.id).changes === 0) return NOT_FOUND;
+        deltas.set(collectionId, (deltas.get(collectionId) ?? 0) - 1);
+        return { ok: true, body: deletedBody(operation.id) };
+      }
     }
   }
 }

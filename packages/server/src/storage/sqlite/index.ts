@@ -8,6 +8,7 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
+import { SqliteQueries } from './query.js';
 import { SqliteTasks } from './tasks.js';
 
 /** Settings of the SQLite engine. */
@@ -40,6 +41,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     keys: new SqliteKeys(db, authCache),
     accounts: new SqliteAccounts(db, authCache),
     tasks: new SqliteTasks(db),
+    queries: new SqliteQueries(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveScopes } from '../scopes.js';
+import { checkBatchOperation, missingBatchScope, parseBatchRequest } from './batch.js';
+
+const ok = { op: 'get', collection: 'c', id: 'a' };
+
+describe('parseBatchRequest', () => {
+  it('accepts a well-formed batch, defaults transaction to false and keeps the caller’s objects', () => {
+    const operations = [{ op: 'insert', collection: 'c', data: { a: 1 } }, ok];
+    const parsed = parseBatchRequest({ operations });
+    expect(parsed).toEqual({ operations, transaction: false });
+    expect('operations' in parsed && parsed.operations[0]).toBe(operations[0]);
+  });
+
+  it.each([
+    ['not an object', [ok], {}],
+    ['no operations', {}, { field: 'operations' }],
+    ['an empty list', { operations: [] }, { field: 'operations' }],
+    [
+      'a transaction that is not a boolean',
+      { operations: [ok], transaction: 'yes' },
+      { field: 'transaction' },
+    ],
+    ['an unknown top-level field', { operations: [ok], atomic: true }, { field: 'atomic' }],
+    ['1001 operations', { operations: Array(1001).fill(ok) }, { index: 1000, limit: 1000 }],
+    ['an unknown op', { operations: [ok, { op: 'upsert', collection: 'c' }] }, { index: 1, field: 'op' }],
+    ['a missing id', { operations: [ok, ok, { op: 'delete', collection: 'c' }] }, { index: 2, field: 'id' }],
+    [
+      'a missing data',
+      { operations: [{ op: 'patch', collection: 'c', id: 'a' }] },
+      { index: 0, field: 'data' },
+    ],
+    ['data on a get', { operations: [{ ...ok, data: {} }] }, { index: 0, field: 'data' }],
+    ['data that is an array', { operations: [{ op: 'insert', collection: 'c', data: [1] }] }, { index: 0 }],
+    ['data that is null', { operations: [{ op: 'insert', collection: 'c', data: null }] }, { index: 0 }],
+    [
+      'a collection that is not a string',
+      { operations: [{ op: 'get', collection: 1, id: 'a' }] },
+      { index: 0 },
+    ],
+    ['an operation that is not an object', { operations: [ok, 'get'] }, { index: 1 }],
+    ['an unknown operation field', { operations: [{ ...ok, filter: {} }] }, { index: 0, field: 'filter' }],
+  ])('refuses %s with invalid_batch', (_name, body, details) => {
+    const parsed = parseBatchRequest(body) as { code: string; details?: object };
+    expect(parsed.code).toBe('invalid_batch');
+    expect(parsed.details ?? {}).toMatchObject(details);
+  });
+
+  it('names the first wrong operation even when a later one fails an earlier check', () => {
+    const body = { operations: [ok, ok, { op: 'get', collection: 'c' }, { op: 'nope' }] };
+    expect(parseBatchRequest(body)).toMatchObject({ details: { index: 2, field: 'id' } });
+  });
+});
+
+describe('checkBatchOperation', () => {
+  it.each([
+    [{ op: 'get', collection: '9x', id: 'a' }, 'validation_error'],
+    [{ op: 'get', collection: 'sql', id: 'a' }, 'reserved_collection'],
+    [{ op: 'get', collection: 'c', id: 'a/b' }, 'validation_error'],
+    [{ op: 'insert', collection: 'c', data: { _secret: 1 } }, 'invalid_body'],
+    [{ op: 'insert', collection: 'c', data: { _id: 5 } }, 'validation_error'],
+    [{ op: 'insert', collection: 'c', id: 'a', data: { _id: 'b' } }, 'validation_error'],
+    [{ op: 'update', collection: 'c', id: 'a', data: { _id: 'a' } }, 'invalid_body'],
+    [{ op: 'patch', collection: 'c', id: 'a', data: { _createdAt: 'x' } }, 'invalid_body'],
+  ] as const)('fails %j with %s', (operation, code) => {
+    expect(checkBatchOperation(operation)?.code).toBe(code);
+  });
+
+  it('passes operations the single-document routes would accept', () => {
+    expect(checkBatchOperation({ op: 'insert', collection: 'c', id: 'a', data: { _id: 'a' } })).toBeNull();
+    expect(checkBatchOperation({ op: 'patch', collection: 'c', id: 'a', data: { x: null } })).toBeNull();
+    expect(checkBatchOperation({ op: 'delete', collection: 'c', id: 'a' })).toBeNull();
+  });
+});
+
+describe('missingBatchScope', () => {
+  const ops = [{ op: 'get' }, { op: 'insert' }] as const;
+  it('names the first operation the scopes do not cover', () => {
+    expect(missingBatchScope(ops, effectiveScopes(['data:read']))).toEqual({
+      index: 1,
+      required: ['data:write'],
+    });
+    expect(missingBatchScope(ops, effectiveScopes(['data:write']))).toMatchObject({ index: 0 });
+  });
+
+  it('accepts the database:* aliases', () => {
+    expect(missingBatchScope(ops, effectiveScopes(['database:read', 'database:write']))).toBeNull();
+  });
+});

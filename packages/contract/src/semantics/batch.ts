@@ -1,0 +1,122 @@
+import { dataRoutes } from '../routes/data.js';
+import {
+  BATCH_MAX_OPERATIONS,
+  type BatchOperationInput,
+  type BatchOperationKind,
+  BatchRequest,
+  type BatchRequestBody,
+} from '../schemas/batch.js';
+import { DOCUMENT_ID_PATTERN } from '../schemas/document.js';
+import { satisfiesScope } from '../scopes.js';
+import { checkCollectionName, checkDocumentBody, isJsonObject, type Violation } from './documents.js';
+
+/** The single-document route each batch operation stands for: its scopes and success status come from there. */
+export const BATCH_OPERATION_ROUTES = {
+  insert: 'data.create',
+  get: 'data.get',
+  update: 'data.replace',
+  patch: 'data.update',
+  delete: 'data.delete',
+} as const satisfies Record<BatchOperationKind, (typeof dataRoutes)[number]['id']>;
+
+/** The single-document route of a batch operation kind. */
+export function batchOperationRoute(kind: BatchOperationKind) {
+  return dataRoutes.find((route) => route.id === BATCH_OPERATION_ROUTES[kind])!;
+}
+
+function invalid(message: string, details?: Record<string, unknown>): Violation {
+  return { code: 'invalid_batch', message, ...(details ? { details } : {}) };
+}
+
+/**
+ * Checks a batch body's shape: an object with 1 to 1000 operations, each of a known kind with the `id` and
+ * `data` its kind needs. Returns the request (the caller's own objects, `transaction` defaulted) or a
+ * 400 `invalid_batch` violation naming the first wrong operation in `details.index`.
+ */
+export function parseBatchRequest(body: unknown): BatchRequestBody | Violation {
+  if (!isJsonObject(body)) return invalid('Body must be a JSON object with an "operations" array');
+  const { operations } = body;
+  if (operations === undefined) {
+    return invalid(
+      'Body needs an "operations" array: POST /api/v1/data/batch runs a batch ("batch" cannot name a collection)',
+      { field: 'operations' },
+    );
+  }
+  // Counted before anything else, so an oversized batch costs nothing to refuse.
+  if (Array.isArray(operations) && operations.length > BATCH_MAX_OPERATIONS) {
+    return invalid(`A batch holds at most ${BATCH_MAX_OPERATIONS} operations, got ${operations.length}`, {
+      index: BATCH_MAX_OPERATIONS,
+      field: 'operations',
+      limit: BATCH_MAX_OPERATIONS,
+    });
+  }
+  const parsed = BatchRequest.safeParse(body);
+  if (parsed.success) {
+    // The caller's objects rather than zod's copies: a copy would re-assign keys such as "__proto__".
+    return { operations: operations as BatchOperationInput[], transaction: parsed.data.transaction ?? false };
+  }
+  const issues = parsed.error.issues.map((issue) => ({ issue, index: issue.path[1] }));
+  const inOperation = issues
+    .filter((entry): entry is typeof entry & { index: number } => typeof entry.index === 'number')
+    .sort((a, b) => a.index - b.index);
+  const { issue, index } = inOperation[0] ?? issues[0]!;
+  // An unknown key is reported on its object; name the key itself.
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  if (typeof index !== 'number') {
+    const field = String(path[0] ?? 'operations');
+    return invalid(`Invalid batch: "${field}": ${issue.message}`, { field });
+  }
+  const field = path.slice(2).map(String).join('.');
+  return invalid(`Invalid operation ${index}${field ? `, field "${field}"` : ''}: ${issue.message}`, {
+    index,
+    ...(field ? { field } : {}),
+  });
+}
+
+/**
+ * The rules the single-document route would apply to one operation: collection name, document id and body.
+ * A violation fails that operation only (its result carries the 400), not the whole batch.
+ */
+export function checkBatchOperation(operation: BatchOperationInput): Violation | null {
+  const name = checkCollectionName(operation.collection);
+  if (name) return name;
+  if (operation.id !== undefined && !DOCUMENT_ID_PATTERN.test(operation.id)) {
+    return {
+      code: 'validation_error',
+      message:
+        'Invalid document id: 1 to 128 characters without "/" or control characters, and not "." or ".."',
+      details: { field: 'id' },
+    };
+  }
+  if (operation.op === 'insert') {
+    const bodyViolation = checkDocumentBody(operation.data, { allowId: true });
+    if (bodyViolation) return bodyViolation;
+    const bodyId = operation.data?._id;
+    if (operation.id !== undefined && bodyId !== undefined && bodyId !== operation.id) {
+      return {
+        code: 'validation_error',
+        message: '"id" and "data._id" name different documents',
+        details: { field: 'id' },
+      };
+    }
+    return null;
+  }
+  if (operation.op === 'update' || operation.op === 'patch')
+    return checkDocumentBody(operation.data, { allowId: false });
+  return null;
+}
+
+/**
+ * The first operation whose route needs a scope the caller lacks, with the scopes it needs; null when the
+ * caller may run every operation. `granted` is the caller's effective scopes (see `effectiveScopes`).
+ */
+export function missingBatchScope(
+  operations: readonly Pick<BatchOperationInput, 'op'>[],
+  granted: ReadonlySet<string>,
+): { index: number; required: readonly string[] } | null {
+  for (const [index, operation] of operations.entries()) {
+    const required = batchOperationRoute(operation.op).scopes;
+    if (!satisfiesScope(granted, required)) return { index, required };
+  }
+  return null;
+}

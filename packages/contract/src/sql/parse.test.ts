@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import type { CollectionQuery } from '../schemas/sql.js';
+import { CollectionQuery as CollectionQuerySchema } from '../schemas/sql.js';
+import { parseSql } from './parse.js';
+
+function parse(sql: string, params?: unknown[]): CollectionQuery {
+  const result = parseSql(sql, params);
+  if ('code' in result) throw new Error(result.message);
+  expect(CollectionQuerySchema.safeParse(result).success).toBe(true);
+  return result;
+}
+
+const where = (condition: string, params?: unknown[]) =>
+  parse(`SELECT * FROM t WHERE ${condition}`, params).where;
+
+describe('parseSql: supported forms', () => {
+  it('reads SELECT * with the defaults', () => {
+    expect(parse('SELECT * FROM orders')).toEqual({
+      collection: 'orders',
+      select: { kind: 'all' },
+      sort: [],
+      limit: 100,
+      skip: 0,
+    });
+  });
+
+  it('reads fields, aliases and COUNT(*)', () => {
+    expect(parse('SELECT a, b.c AS d, "e"."f", `g h` FROM t').select).toEqual({
+      kind: 'fields',
+      fields: [
+        { path: ['a'], as: 'a' },
+        { path: ['b', 'c'], as: 'd' },
+        { path: ['e', 'f'], as: 'e.f' },
+        { path: ['g h'], as: 'g h' },
+      ],
+    });
+    expect(parse('select count(*) from t').select).toEqual({ kind: 'count' });
+  });
+
+  it.each([
+    ['a = 1', { op: 'eq', path: ['a'], value: 1 }],
+    ['a != 1', { op: 'ne', path: ['a'], value: 1 }],
+    ['a <> 1', { op: 'ne', path: ['a'], value: 1 }],
+    ['a < 1', { op: 'lt', path: ['a'], value: 1 }],
+    ['a <= 1', { op: 'lte', path: ['a'], value: 1 }],
+    ['a > 1', { op: 'gt', path: ['a'], value: 1 }],
+    ['a >= 1', { op: 'gte', path: ['a'], value: 1 }],
+    ['1 < a', { op: 'gt', path: ['a'], value: 1 }],
+    ["a IN (1, 'x', true, null)", { op: 'in', path: ['a'], values: [1, 'x', true, null] }],
+    ['a NOT IN (2)', { op: 'nin', path: ['a'], values: [2] }],
+    ["a LIKE 'x%'", { op: 'like', path: ['a'], value: 'x%' }],
+    ["a NOT LIKE '_'", { op: 'notLike', path: ['a'], value: '_' }],
+    ['a BETWEEN 1 AND 2', { op: 'between', path: ['a'], values: [1, 2] }],
+    ['a NOT BETWEEN -1 AND 2.5', { op: 'not', condition: { op: 'between', path: ['a'], values: [-1, 2.5] } }],
+    ['a IS NULL', { op: 'isNull', path: ['a'] }],
+    ['a IS NOT NULL', { op: 'isNotNull', path: ['a'] }],
+    ['NOT a = 1', { op: 'not', condition: { op: 'eq', path: ['a'], value: 1 } }],
+    [
+      'a = true AND b = false',
+      {
+        op: 'and',
+        conditions: [
+          { op: 'eq', path: ['a'], value: true },
+          { op: 'eq', path: ['b'], value: false },
+        ],
+      },
+    ],
+    ['a = NULL', { op: 'eq', path: ['a'], value: null }],
+    ["a = 'it''s'", { op: 'eq', path: ['a'], value: "it's" }],
+    ["a = 'C:\\dir'", { op: 'eq', path: ['a'], value: 'C:\\dir' }],
+    ['a = 1e3', { op: 'eq', path: ['a'], value: 1000 }],
+    ['a.b.c.d = 1', { op: 'eq', path: ['a', 'b', 'c', 'd'], value: 1 }],
+    ['"a b"."c"."d" = 1', { op: 'eq', path: ['a b', 'c', 'd'], value: 1 }],
+    ['`a`.`b"c` = 1', { op: 'eq', path: ['a', 'b"c'], value: 1 }],
+    ['_id = 1', { op: 'eq', path: ['_id'], value: 1 }],
+  ])('reads %s', (condition, expected) => {
+    expect(where(condition)).toEqual(expected);
+  });
+
+  it('flattens AND and OR chains and keeps parentheses as structure', () => {
+    expect(where('a = 1 AND b = 2 AND (c = 3 OR d = 4 OR e = 5)')).toEqual({
+      op: 'and',
+      conditions: [
+        { op: 'eq', path: ['a'], value: 1 },
+        { op: 'eq', path: ['b'], value: 2 },
+        {
+          op: 'or',
+          conditions: [
+            { op: 'eq', path: ['c'], value: 3 },
+            { op: 'eq', path: ['d'], value: 4 },
+            { op: 'eq', path: ['e'], value: 5 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('reads a chain of a thousand ORs as one node, not a thousand levels', () => {
+    const chain = where(Array(1000).fill('a = 1').join(' OR '));
+    expect(chain).toMatchObject({ op: 'or' });
+    expect((chain as { conditions: unknown[] }).conditions).toHaveLength(1000);
+  });
+
+  it('binds ? in order and $n by number', () => {
+    expect(where('a = ? AND b IN (?, ?)', ['x', 1, null])).toEqual({
+      op: 'and',
+      conditions: [
+        { op: 'eq', path: ['a'], value: 'x' },
+        { op: 'in', path: ['b'], values: [1, null] },
+      ],
+    });
+    expect(where('a = $2 OR b = $1 OR c = $2', [true, 'y'])).toMatchObject({
+      conditions: [{ value: 'y' }, { value: true }, { value: 'y' }],
+    });
+  });
+
+  it('reads ORDER BY, aliases in ORDER BY, LIMIT and OFFSET in either order', () => {
+    expect(parse('SELECT * FROM t ORDER BY a DESC, b.c, d ASC LIMIT 5 OFFSET 2')).toMatchObject({
+      sort: [
+        { path: ['a'], descending: true },
+        { path: ['b', 'c'], descending: false },
+        { path: ['d'], descending: false },
+      ],
+      limit: 5,
+      skip: 2,
+    });
+    expect(parse('SELECT * FROM t OFFSET 7 LIMIT 1')).toMatchObject({ limit: 1, skip: 7 });
+    expect(parse('SELECT a.b AS x FROM t ORDER BY x DESC').sort).toEqual([
+      { path: ['a', 'b'], descending: true },
+    ]);
+  });
+
+  it('accepts comments, a trailing semicolon and quoted or hyphenated collection names', () => {
+    expect(parse('SELECT * /* all */ FROM "my-orders"; -- done').collection).toBe('my-orders');
+  });
+});
+
+describe('parseSql: refusals name the offending part', () => {
+  it.each([
+    ['', 'Empty statement'],
+    ['-- only a comment', 'Empty statement'],
+    ['UPDATE t SET a = 1', 'UPDATE statements are not supported'],
+    ['DELETE FROM t', 'DELETE statements are not supported'],
+    ['SELECT * FROM t; SELECT * FROM u', 'Only one statement is allowed, found 2 (the second is SELECT)'],
+    [
+      'SELECT * FROM t JOIN u ON t.a = u.b',
+      'JOIN is not supported: a query reads one collection at position 22',
+    ],
+    ['SELECT * FROM t, u', 'A query reads one collection'],
+    ['SELECT * FROM (SELECT * FROM t) s', 'Subqueries are not supported'],
+    ['SELECT * FROM t WHERE a IN (SELECT b FROM u)', 'Subqueries are not supported at position 23'],
+    ['SELECT LOWER(a) FROM t', 'Unknown column function LOWER at position 8'],
+    ['SELECT * FROM t WHERE upper(a) = 1', 'Unknown function upper at position 23'],
+    ['SELECT SUM(a) FROM t', 'Aggregate SUM(…) is not supported; only COUNT(*)'],
+    ['SELECT COUNT(a) FROM t', 'Only COUNT(*) is supported'],
+    ['SELECT COUNT(*) AS n FROM t', 'COUNT(*) answers { "count": n }; it takes no alias'],
+    ['SELECT COUNT(*), a FROM t', 'COUNT(*) must be the only item of the select list'],
+    ['SELECT *, a FROM t', '* must be the only item of the select list'],
+    ['SELECT COUNT(*) FROM t ORDER BY a', 'COUNT(*) counts every match'],
+    ["SELECT 'x' FROM t", 'Only fields, * or COUNT(*) can be selected'],
+    ['SELECT a, a FROM t', '"a" is selected twice'],
+    ['SELECT DISTINCT a FROM t', 'DISTINCT is not supported'],
+    ['SELECT a FROM t GROUP BY a', 'GROUP BY is not supported'],
+    ['SELECT * FROM t HAVING a = 1', 'HAVING is not supported'],
+    ['SELECT * FROM t UNION SELECT * FROM u', 'UNION is not supported'],
+    ['WITH x AS (SELECT * FROM t) SELECT * FROM x', 'WITH is not supported'],
+    ['SELECT * FROM sql', 'Collection name "sql" is reserved at position 15'],
+    ['SELECT * FROM "9lives"', 'Invalid collection name "9lives"'],
+    ['SELECT * FROM public.t', 'Write the collection name alone, without a schema'],
+    ['SELECT * FROM t AS x', 'Collection aliases are not supported'],
+    ['SELECT * FROM t LIMIT 1001', 'LIMIT 1001 is over the maximum of 1000'],
+    ['SELECT * FROM t LIMIT 1.5', 'LIMIT takes a whole number'],
+    ['SELECT * FROM t ORDER BY 1', 'ORDER BY takes field names, not positions'],
+    ['SELECT * FROM t ORDER BY a NULLS FIRST', 'NULLS FIRST/LAST is not supported'],
+    ['SELECT * FROM t WHERE a = b', 'Compare a field with a value, not with another field (b)'],
+    ['SELECT * FROM t WHERE a = "x"', 'not with another field (x); strings take single quotes'],
+    ['SELECT * FROM t WHERE 1 = 1', 'A condition must name a field'],
+    ['SELECT * FROM t WHERE a', 'A condition needs a comparison: write a = true'],
+    ['SELECT * FROM t WHERE a < true', 'Operator < does not compare booleans'],
+    ['SELECT * FROM t WHERE a BETWEEN false AND true', 'BETWEEN does not compare booleans'],
+    ['SELECT * FROM t WHERE a IS TRUE', 'IS takes only NULL'],
+    ['SELECT * FROM t WHERE a LIKE 1', 'LIKE needs a string pattern'],
+    ["SELECT * FROM t WHERE a LIKE 'x' ESCAPE '!'", 'ESCAPE is not supported'],
+    ['SELECT * FROM t WHERE a + 1 = 2', 'Operator + is not supported here'],
+    ["SELECT * FROM t WHERE a = 'x\\'y'", "A quote inside a string is written twice ('')"],
+    ['SELECT * FROM t WHERE a = 1e999', 'Number 1e999 is out of range'],
+    ['SELECT * FROM t WHERE a = -?', 'Operator - is not supported here'],
+    ["SELECT * FROM t WHERE a = 'nul\u0000'", 'The statement contains a NUL character'],
+    ['SELECT * FROM t WHERE a =', 'Syntax error at the end of the statement at position 26'],
+    ['SELECT * FROM t WHERE a = ＇x＇', 'Syntax error near "＇x＇" at position 27'],
+    [`SELECT * FROM t WHERE ${'NOT '.repeat(80)}a = 1`, 'Conditions nest at most 64 levels deep'],
+  ])('refuses %j: %s', (sql, message) => {
+    const result = parseSql(sql);
+    expect(result).toMatchObject({ code: 'invalid_sql' });
+    expect((result as { message: string }).message).toContain(message);
+  });
+
+  it.each([
+    ['a = ?', [], 'Parameter ? number 1 has no value: params has 0 values'],
+    ['a = ?', [1, 2], 'The statement has 1 "?" parameter but params has 2 values'],
+    ['a = $2', [1, 2], 'params has 2 values but $1 is never used'],
+    ['a = $3', [1], 'Parameter $3 has no value'],
+    ['a = $0', [1], '$0 is not a parameter'],
+    ['a = ? AND b = $1', [1], 'Use either ? or $n parameters in one statement, not both'],
+    ['a = ?', ['x\u0000'], 'params[0] contains a NUL character'],
+    ['a = ?', ['\ud800'], 'params[0] is not well-formed Unicode'],
+    ['a = ?', [{}], 'params[0] must be a string, number, boolean or null'],
+    ['a < ?', [true], 'Operator < does not compare booleans'],
+    ['a LIKE ?', ['x\\'], 'ends with a lone backslash'],
+  ])('refuses %s with params %j', (condition, params, message) => {
+    const result = parseSql(`SELECT * FROM t WHERE ${condition}`, params);
+    expect(result).toMatchObject({ code: 'invalid_sql' });
+    expect((result as { message: string }).message).toContain(message);
+  });
+
+  it('reports the position in details', () => {
+    expect(parseSql('SELECT * FROM t WHERE x = lower(y)')).toMatchObject({ details: { position: 27 } });
+  });
+});

@@ -1,0 +1,14 @@
+import type { RouteId } from '@dataplatform/contract';
+import { batchOperations } from './batch-operation.js';
+import { documentOperations, type Operation } from './document-operations.js';
+import { sqlOperations } from './sql-operation.js';
+
+/**
+ * The behaviour of every route, by operation id. Typed by the contract's route ids, so a route added to
+ * the contract without an implementation here fails the type check (and the route-coverage test).
+ */
+export const operations: Record<RouteId, Operation> = {
+  ...documentOperations,
+  ...batchOperations,
+  ...sqlOperations,
+};

@@ -1,0 +1,172 @@
+import type { SqlResponse, StoredDocument } from '@dataplatform/contract';
+import { DataPlatformError } from '../core/error.js';
+import type { RequestOptions } from '../internal/request-options.js';
+import type { AnyDocument, Data } from './data.js';
+
+/** A value a condition compares with; it always travels as a bound parameter, never in the SQL text. */
+export type SqlParam = string | number | boolean | null;
+
+/** Operators of `where(field, op, value)`. */
+export type WhereOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'like' | 'not like';
+
+/** A field of `T` (dotted paths reach nested fields), with any other path allowed too. */
+export type FieldName<T> = (keyof T & string) | (string & {});
+
+/** The SQL of a built query, as sent to the SQL helper. */
+export interface CompiledQuery {
+  sql: string;
+  params: SqlParam[];
+}
+
+interface State {
+  collection: string;
+  conditions: { text: string; params: SqlParam[] }[];
+  order: string[];
+  fields: string[];
+  limit?: number;
+  offset?: number;
+}
+
+/** Quotes a dotted field path, one "step" at a time; names that cannot be quoted safely are refused. */
+function quotePath(path: string): string {
+  const steps = path.split('.');
+  for (const step of steps) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the check refuses.
+    if (step === '' || /["\u0000-\u001f]/.test(step)) {
+      throw new DataPlatformError(
+        `Invalid field ${JSON.stringify(path)}: use dotted names without empty steps, double quotes or control characters`,
+      );
+    }
+  }
+  return steps.map((step) => `"${step}"`).join('.');
+}
+
+function wholeNumber(value: number, what: string, max: number): number {
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    throw new DataPlatformError(`Invalid ${what} ${value}: a whole number from 0 to ${max}`);
+  }
+  return value;
+}
+
+/**
+ * A query on one collection, compiled to the SQL helper with every value bound as a `?` parameter. Each method
+ * returns a new builder; await it for `{ data, query }`, or call `.count()` or `.toSQL()`. Rows are stored
+ * documents (`R`), or plain objects keyed by dotted path after `select()`.
+ * @example const { data } = await client.data.query<Order>('orders').where('total', '>', 100).orderBy('-total').limit(10);
+ */
+export class QueryBuilder<T extends object = AnyDocument, R extends object = StoredDocument<T>>
+  implements PromiseLike<SqlResponse<R>>
+{
+  readonly #data: Data;
+  readonly #state: State;
+  readonly #options: RequestOptions | undefined;
+
+  constructor(data: Data, collection: string, options?: RequestOptions, state?: State) {
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(collection)) {
+      throw new DataPlatformError(`Invalid collection name ${JSON.stringify(collection)}`);
+    }
+    this.#data = data;
+    this.#options = options;
+    this.#state = state ?? { collection, conditions: [], order: [], fields: [] };
+  }
+
+  #with(change: Partial<State>): QueryBuilder<T, R> {
+    return new QueryBuilder<T, R>(this.#data, this.#state.collection, this.#options, {
+      ...this.#state,
+      ...change,
+    });
+  }
+
+  #and(text: string, params: SqlParam[] = []): QueryBuilder<T, R> {
+    return this.#with({ conditions: [...this.#state.conditions, { text, params }] });
+  }
+
+  /** Adds a condition, joined to the others with AND: `where('total', '>', 100)`, `where('tag', 'in', ['a', 'b'])`. */
+  where(field: FieldName<T>, op: WhereOperator, value: SqlParam): QueryBuilder<T, R>;
+  where(field: FieldName<T>, op: 'in' | 'not in', values: readonly SqlParam[]): QueryBuilder<T, R>;
+  where(field: FieldName<T>, op: 'between', values: readonly [SqlParam, SqlParam]): QueryBuilder<T, R>;
+  where(field: FieldName<T>, op: 'is null' | 'is not null'): QueryBuilder<T, R>;
+  where(field: string, op: string, value?: SqlParam | readonly SqlParam[]): QueryBuilder<T, R> {
+    const path = quotePath(field);
+    const list = Array.isArray(value) ? (value as SqlParam[]) : [];
+    switch (op) {
+      case 'is null':
+      case 'is not null':
+        return this.#and(`${path} ${op.toUpperCase()}`);
+      case 'in':
+      case 'not in':
+        if (list.length === 0)
+          throw new DataPlatformError(`where(${JSON.stringify(field)}, '${op}') needs values`);
+        return this.#and(`${path} ${op.toUpperCase()} (${list.map(() => '?').join(', ')})`, list);
+      case 'between':
+        if (list.length !== 2) throw new DataPlatformError('between takes two values: [low, high]');
+        return this.#and(`${path} BETWEEN ? AND ?`, list);
+      case '=':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case 'like':
+      case 'not like':
+        return this.#and(`${path} ${op.toUpperCase()} ?`, [value as SqlParam]);
+    }
+    throw new DataPlatformError(`Unknown operator ${JSON.stringify(op)}`);
+  }
+
+  /** Sorts by fields, `-` for descending: `orderBy('-_createdAt', 'name')`. */
+  orderBy(...fields: FieldName<T>[]): QueryBuilder<T, R> {
+    const order = fields.map((f) =>
+      f.startsWith('-') ? `${quotePath(f.slice(1))} DESC` : `${quotePath(f)} ASC`,
+    );
+    return this.#with({ order: [...this.#state.order, ...order] });
+  }
+
+  /** Answers only these fields, keyed by their dotted path: `select('total', 'customer.name')`. */
+  select(...fields: FieldName<T>[]): QueryBuilder<T, Record<string, unknown>> {
+    const state = { ...this.#state, fields: [...this.#state.fields, ...fields.map(quotePath)] };
+    return new QueryBuilder<T, Record<string, unknown>>(this.#data, state.collection, this.#options, state);
+  }
+
+  /** At most this many rows (0 to 1000; the server's default is 100). */
+  limit(count: number): QueryBuilder<T, R> {
+    return this.#with({ limit: wholeNumber(count, 'limit', 1000) });
+  }
+
+  /** Skips this many rows first. */
+  offset(count: number): QueryBuilder<T, R> {
+    return this.#with({ offset: wholeNumber(count, 'offset', Number.MAX_SAFE_INTEGER) });
+  }
+
+  #compile(select: string, paging: boolean): CompiledQuery {
+    const { collection, conditions, order, limit, offset } = this.#state;
+    let sql = `SELECT ${select} FROM "${collection}"`;
+    if (conditions.length > 0) sql += ` WHERE ${conditions.map((c) => `(${c.text})`).join(' AND ')}`;
+    if (paging && order.length > 0) sql += ` ORDER BY ${order.join(', ')}`;
+    if (paging && limit !== undefined) sql += ` LIMIT ${limit}`;
+    if (paging && offset !== undefined) sql += ` OFFSET ${offset}`;
+    return { sql, params: conditions.flatMap((c) => c.params) };
+  }
+
+  /** The statement and parameters this builder sends. */
+  toSQL(): CompiledQuery {
+    const fields = this.#state.fields;
+    return this.#compile(fields.length > 0 ? fields.join(', ') : '*', true);
+  }
+
+  /** The number of documents matching the conditions (ORDER BY, LIMIT and OFFSET do not apply). */
+  async count(): Promise<number> {
+    const { sql, params } = this.#compile('COUNT(*)', false);
+    const answer = await this.#data.sql<{ count: number }>(sql, params, this.#options);
+    return answer.data[0]?.count ?? 0;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: the builder is awaitable by design, like a query in Supabase or Knex.
+  then<R1 = SqlResponse<R>, R2 = never>(
+    onfulfilled?: ((value: SqlResponse<R>) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    const { sql, params } = this.toSQL();
+    return this.#data.sql<R>(sql, params, this.#options).then(onfulfilled, onrejected);
+  }
+}

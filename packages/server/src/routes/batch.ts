@@ -1,0 +1,39 @@
+import { batchRoutes, effectiveScopes } from '@dataplatform/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { BatchService } from '../services/batch.js';
+import { idempotencyContext } from '../services/idempotency.js';
+
+/** Registers `POST /api/v1/data/batch`, with its own body limit (room for 1000 ordinary documents). */
+export function registerBatch(
+  app: FastifyInstance,
+  auth: Authenticator,
+  batches: BatchService,
+  bodyLimit: number,
+): void {
+  const [route] = batchRoutes;
+  app.route({
+    method: route.method,
+    url: route.path,
+    bodyLimit,
+    // The route needs no scope of its own: each operation's scope is checked once the body is read.
+    onRequest: async (request, reply) => {
+      request.principal = await auth.authenticate(request, reply, route.scopes);
+    },
+    handler: async (request, reply) => {
+      const principal = request.principal!;
+      const idem = idempotencyContext(
+        principal.clusterId,
+        request.headers['idempotency-key'],
+        request.method,
+        request.url.split('?')[0]!,
+        request.rawBody ?? '',
+      );
+      const granted = effectiveScopes(principal.key.scopes);
+      const answer = await batches.run(principal.clusterId, request.body, granted, idem);
+      reply.type('application/json; charset=utf-8');
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.status).send(answer.body);
+    },
+  });
+}

@@ -1,0 +1,131 @@
+import {
+  type BatchOperationInput,
+  batchOperationRoute,
+  checkBatchOperation,
+  errorCodes,
+  type JsonObject,
+  missingBatchScope,
+  parseBatchRequest,
+  type Violation,
+} from '@dataplatform/contract';
+import { ApiError } from '../http/errors.js';
+import type { DocumentOperation, OperationResult, Storage } from '../storage/types.js';
+import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
+import {
+  type Answer,
+  type IdempotencyContext,
+  recordInput,
+  replayAfterRace,
+  replayOf,
+} from './idempotency.js';
+
+const REFUSED: DocumentOperation = { kind: 'refused' };
+
+/** The storage operation of a checked batch operation. */
+function toStorage(operation: BatchOperationInput, now: string): DocumentOperation {
+  const { collection, id } = operation;
+  const data = operation.data as JsonObject;
+  switch (operation.op) {
+    case 'insert':
+      return insertOperation(collection, data, now, id);
+    case 'get':
+      return { kind: 'get', collection, id: id! };
+    case 'update':
+      return replaceOperation(collection, id!, data, now);
+    case 'patch':
+      return patchOperation(collection, id!, data, now);
+    case 'delete':
+      return { kind: 'delete', collection, id: id! };
+  }
+}
+
+/** What one failed operation answers: the error the single-document route would have given. */
+function failureOf(
+  operation: BatchOperationInput,
+  result: Extract<OperationResult, { ok: false }>,
+  violation: Violation | undefined,
+): { status: number; error: ApiError } {
+  const error =
+    result.reason === 'refused'
+      ? new ApiError(violation!.code, violation!.message, violation!.details)
+      : failureError(result.reason, operation.collection, operation.id ?? '');
+  return { status: errorCodes[error.code].status, error };
+}
+
+/** The JSON text of one result, composed around the stored document's text without parsing it again. */
+function resultText(
+  index: number,
+  operation: BatchOperationInput,
+  result: OperationResult,
+  violation: Violation | undefined,
+): string {
+  if (result.ok) {
+    const status = batchOperationRoute(operation.op).success.status;
+    return `{"index":${index},"status":${status},"data":${result.body}}`;
+  }
+  const { status, error } = failureOf(operation, result, violation);
+  const body = { error: error.message, code: error.code, details: error.details };
+  return `{"index":${index},"status":${status},"error":${JSON.stringify(body)}}`;
+}
+
+/** The batch route: up to 1000 document operations, each on its own or all in one transaction. */
+export class BatchService {
+  constructor(private readonly storage: Storage) {}
+
+  /**
+   * Runs a batch body for a caller holding the `granted` (effective) scopes: 200 with one result per
+   * operation, 400 `invalid_batch`, 403 `insufficient_scope` before anything runs, or 409 `transaction_aborted`.
+   */
+  async run(
+    clusterId: string,
+    body: unknown,
+    granted: ReadonlySet<string>,
+    idem: IdempotencyContext | null,
+  ): Promise<Answer> {
+    const request = parseBatchRequest(body);
+    if ('code' in request) throw new ApiError(request.code, request.message, request.details);
+    const { operations, transaction } = request;
+    const missing = missingBatchScope(operations, granted);
+    if (missing) {
+      const { index, required } = missing;
+      throw new ApiError(
+        'insufficient_scope',
+        `Insufficient permissions for operation: operation ${index} (${operations[index]!.op}) needs ${required.join(' or ')}`,
+        { index, required },
+      );
+    }
+    const earlier = idem && (await replayOf(this.storage, idem));
+    if (earlier) return earlier;
+
+    const now = new Date().toISOString();
+    const violations = operations.map(checkBatchOperation);
+    const planned = operations.map((operation, i) => (violations[i] ? REFUSED : toStorage(operation, now)));
+    let text: string | undefined;
+    const compose = (results: readonly OperationResult[]) => {
+      const parts = results.map((result, i) =>
+        resultText(i, operations[i]!, result, violations[i] ?? undefined),
+      );
+      text = `{"results":[${parts.join(',')}],"transaction":${transaction}}`;
+      return text;
+    };
+    const outcome = await this.storage.documents.apply(clusterId, planned, {
+      atomic: transaction,
+      idempotency: idem ? recordInput(idem, 200) : undefined,
+      answer: compose,
+    });
+    if (outcome.ok) return { status: 200, body: text ?? compose(outcome.results), replayed: false };
+    if (outcome.reason === 'idempotency_race') return replayAfterRace(this.storage, idem!);
+    const { index } = outcome;
+    const operation = operations[index]!;
+    const failure = failureOf(
+      operation,
+      outcome.result as Extract<OperationResult, { ok: false }>,
+      violations[index] ?? undefined,
+    );
+    throw new ApiError(
+      'transaction_aborted',
+      `Transaction aborted: operation ${index} (${operation.op}) failed with ${failure.status} ${failure.error.code}: ${failure.error.message}. Nothing was applied`,
+      { index, status: failure.status, code: failure.error.code },
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import { isJsonObject, type JsonObject, mergePatch } from '@dataplatform/contract';
+import { monotonicFactory } from 'ulid';
+import { ApiError } from '../http/errors.js';
+import type { DocumentOperation } from '../storage/types.js';
+
+/** Makes document ids: ULIDs, monotonic within the process so they sort by creation. */
+export const nextId = monotonicFactory();
+
+type Operation<K extends DocumentOperation['kind']> = Extract<DocumentOperation, { kind: K }>;
+
+/** Serializes the caller's fields without `_id`. */
+function fieldsText(body: JsonObject): string {
+  if (!('_id' in body)) return JSON.stringify(body);
+  const { _id, ...rest } = body;
+  return JSON.stringify(rest);
+}
+
+/** Stores a checked create body; its `_id`, else `id`, else a new id names the document. */
+export function insertOperation(
+  collection: string,
+  body: JsonObject,
+  now: string,
+  id?: string,
+): Operation<'insert'> {
+  const docId = typeof body._id === 'string' ? body._id : (id ?? nextId());
+  return {
+    kind: 'insert',
+    collection,
+    row: { id: docId, data: fieldsText(body), createdAt: now, updatedAt: now },
+  };
+}
+
+/** Replaces a document's fields with a checked body (PUT). */
+export function replaceOperation(
+  collection: string,
+  id: string,
+  body: JsonObject,
+  now: string,
+): Operation<'replace'> {
+  return { kind: 'replace', collection, id, data: JSON.stringify(body), updatedAt: now };
+}
+
+/** Applies a checked JSON Merge Patch to a document (PATCH). */
+export function patchOperation(
+  collection: string,
+  id: string,
+  patch: JsonObject,
+  now: string,
+): Operation<'update'> {
+  const change = (data: JsonObject) => {
+    const next = mergePatch(data, patch);
+    return isJsonObject(next) ? next : {};
+  };
+  return { kind: 'update', collection, id, change, updatedAt: now };
+}
+
+/** The error a document operation that failed in storage answers with. */
+export function failureError(reason: 'not_found' | 'conflict', collection: string, id: string): ApiError {
+  if (reason === 'conflict')
+    return new ApiError('conflict', 'A document with this _id already exists in the collection');
+  return new ApiError('not_found', `Document "${id}" not found in collection "${collection}"`);
+}

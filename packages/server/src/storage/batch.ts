@@ -1,0 +1,43 @@
+import type { ApplyOptions, ApplyOutcome, DocumentOperation, OperationResult, WriteResult } from './types.js';
+
+/** Thrown inside a transaction to roll an atomic batch back at its first failed operation. */
+export class BatchAbort extends Error {
+  constructor(
+    readonly index: number,
+    readonly result: OperationResult,
+  ) {
+    super(`operation ${index} failed`);
+  }
+}
+
+/** The answer to record under the Idempotency-Key: the batch's own, or a single write's document. */
+export function recordedAnswer(options: ApplyOptions, results: readonly OperationResult[]): string {
+  if (options.answer) return options.answer(results);
+  const first = results[0];
+  if (!first?.ok) throw new Error('a failed write has no answer to record');
+  return first.body;
+}
+
+/** The result of a single-document write, from the outcome of applying it as a one-operation batch. */
+export function writeResultOf(outcome: ApplyOutcome): WriteResult {
+  if (outcome.ok) return outcome.results[0] as WriteResult;
+  if (outcome.reason === 'idempotency_race') return outcome;
+  // A single write is never refused: the service refuses a bad request before it reaches storage.
+  const { reason } = outcome.result as { reason: 'not_found' | 'conflict' };
+  return { ok: false, reason };
+}
+
+/** The collections of a batch: those it inserts into (to create when missing) and those it only reads or changes. */
+export function collectionsOf(operations: readonly DocumentOperation[]): {
+  created: Set<string>;
+  existing: Set<string>;
+} {
+  const created = new Set<string>();
+  const existing = new Set<string>();
+  for (const operation of operations) {
+    if (operation.kind === 'insert') created.add(operation.collection);
+    else if (operation.kind !== 'refused') existing.add(operation.collection);
+  }
+  for (const name of created) existing.delete(name);
+  return { created, existing };
+}

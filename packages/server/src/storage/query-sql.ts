@@ -1,0 +1,165 @@
+import type { SqlCondition, SqlValue } from '@dataplatform/contract';
+import { SYSTEM_COLUMNS } from './compose.js';
+
+/** Where a field of a query lives: a system column, a path inside the JSON data, or nowhere (always missing). */
+export type FieldRef =
+  | { kind: 'column'; column: string }
+  | { kind: 'json'; path: string }
+  | { kind: 'missing' };
+
+/** Comparison operators of SQL, by the contract's name. */
+export type CompareOp = '=' | '<' | '<=' | '>' | '>=';
+
+const COMPARE: Record<string, CompareOp> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+
+/**
+ * Joins terms with AND or OR as a balanced tree: SQLite refuses expressions nested over 1000 deep, and a flat
+ * chain of a thousand terms is parsed that deep.
+ */
+function balanced(terms: readonly string[], operator: string): string {
+  if (terms.length <= 8) return terms.length === 1 ? terms[0]! : `(${terms.join(operator)})`;
+  const half = Math.ceil(terms.length / 2);
+  return `(${balanced(terms.slice(0, half), operator)}${operator}${balanced(terms.slice(half), operator)})`;
+}
+
+/**
+ * Builds the WHERE, ORDER BY and select parts of one collection query for one engine. Everything taken from
+ * the query is bound through `bind`, so the text is made of this class's fixed fragments only. Every
+ * predicate it writes is true or false, never NULL, which keeps NOT and the contract's two-valued logic alike.
+ */
+export abstract class QuerySql {
+  /** Binds a value and returns its placeholder. */
+  abstract bind(value: unknown): string;
+  /** The engine's form of a JSON path, bound as one parameter. */
+  protected abstract pathValue(path: readonly string[]): unknown;
+  /** True when the JSON value at `path` has the value's type and compares with it by `op`. */
+  protected abstract compareJson(path: string, op: CompareOp, value: string | number | boolean): string;
+  /** The same for a text column (a system field); `value` is a string. */
+  protected abstract compareColumn(column: string, op: CompareOp, value: string): string;
+  /** True when the JSON value at `path` is a string matching the LIKE pattern, case-sensitively. */
+  protected abstract likeJson(path: string, pattern: string): string;
+  protected abstract likeColumn(column: string, pattern: string): string;
+  /** True when the JSON value at `path` has the type of `values` (all of one type) and equals one of them. */
+  protected abstract inJson(path: string, values: readonly (string | number | boolean)[]): string;
+  protected abstract inColumn(column: string, values: readonly string[]): string;
+  /** True when the JSON value at `path` is missing or null. */
+  protected abstract isNullJson(path: string): string;
+  /** ORDER BY terms for a JSON path in the contract's sort order (see typeRank). */
+  protected abstract orderJson(path: string, direction: 'ASC' | 'DESC'): string[];
+  protected abstract readonly TRUE: string;
+  protected abstract readonly FALSE: string;
+
+  /** A field of the query: system fields are columns; a path below one of them never exists. */
+  field(path: readonly string[]): FieldRef {
+    const column = path.length === 1 ? SYSTEM_COLUMNS[path[0]!] : undefined;
+    if (column) return { kind: 'column', column };
+    if (path[0]! in SYSTEM_COLUMNS) return { kind: 'missing' };
+    // Bound on first use: PostgreSQL refuses a statement with a parameter it never sees (as in `a = NULL`).
+    let placeholder: string | undefined;
+    const bind = () => {
+      placeholder ??= this.bind(this.pathValue(path));
+      return placeholder;
+    };
+    return {
+      kind: 'json',
+      get path() {
+        return bind();
+      },
+    };
+  }
+
+  private compare(field: FieldRef, op: CompareOp, value: SqlValue): string {
+    // `= NULL` is never true, and a system field is a string, so other types never match it.
+    if (value === null || field.kind === 'missing') return this.FALSE;
+    if (field.kind === 'column') {
+      return typeof value === 'string' ? this.compareColumn(field.column, op, value) : this.FALSE;
+    }
+    return this.compareJson(field.path, op, value);
+  }
+
+  private like(field: FieldRef, pattern: SqlValue): string {
+    if (typeof pattern !== 'string' || field.kind === 'missing') return this.FALSE;
+    return field.kind === 'column'
+      ? this.likeColumn(field.column, pattern)
+      : this.likeJson(field.path, pattern);
+  }
+
+  /** One SQL IN list per JSON type of the values (nulls never match), so a long list stays one shallow term. */
+  private in(field: FieldRef, values: readonly SqlValue[]): string {
+    const byType = new Map<string, (string | number | boolean)[]>();
+    for (const value of values) {
+      if (value === null) continue;
+      byType.set(typeof value, [...(byType.get(typeof value) ?? []), value]);
+    }
+    if (field.kind === 'missing' || byType.size === 0) return this.FALSE;
+    if (field.kind === 'column') {
+      const strings = (byType.get('string') ?? []) as string[];
+      return strings.length === 0 ? this.FALSE : this.inColumn(field.column, strings);
+    }
+    return balanced(
+      [...byType.values()].map((list) => this.inJson(field.path, list)),
+      ' OR ',
+    );
+  }
+
+  private isNull(field: FieldRef): string {
+    if (field.kind === 'missing') return this.TRUE;
+    return field.kind === 'column' ? this.FALSE : this.isNullJson(field.path);
+  }
+
+  /** The condition as one SQL boolean expression. */
+  where(condition: SqlCondition): string {
+    switch (condition.op) {
+      case 'and':
+      case 'or':
+        return balanced(
+          condition.conditions.map((c) => this.where(c)),
+          ` ${condition.op.toUpperCase()} `,
+        );
+      case 'not':
+        return `(NOT ${this.where(condition.condition)})`;
+    }
+    const field = this.field(condition.path);
+    switch (condition.op) {
+      case 'eq':
+      case 'lt':
+      case 'lte':
+      case 'gt':
+      case 'gte':
+        return this.compare(field, COMPARE[condition.op]!, condition.value);
+      case 'ne':
+        return `(NOT ${this.compare(field, '=', condition.value)})`;
+      case 'like':
+        return this.like(field, condition.value);
+      case 'notLike':
+        return `(NOT ${this.like(field, condition.value)})`;
+      case 'in':
+      case 'nin': {
+        const sql = this.in(field, condition.values);
+        return condition.op === 'in' ? sql : `(NOT ${sql})`;
+      }
+      case 'between': {
+        const [low, high] = condition.values;
+        return `(${this.compare(field, '>=', low!)} AND ${this.compare(field, '<=', high!)})`;
+      }
+      case 'isNull':
+        return this.isNull(field);
+      case 'isNotNull':
+        return `(NOT ${this.isNull(field)})`;
+    }
+  }
+
+  /** ORDER BY terms in the list route's order, ending with `_id` in the direction of the last key. */
+  orderBy(sort: readonly { readonly path: readonly string[]; readonly descending: boolean }[]): string {
+    const order: string[] = [];
+    for (const key of sort) {
+      const direction = key.descending ? 'DESC' : 'ASC';
+      const field = this.field(key.path);
+      if (field.kind === 'column') order.push(`${field.column} ${direction}`);
+      else if (field.kind === 'json') order.push(...this.orderJson(field.path, direction));
+    }
+    if (!order.some((part) => part.startsWith('id ')))
+      order.push(`id ${sort.at(-1)?.descending ? 'DESC' : 'ASC'}`);
+    return order.join(', ');
+  }
+}

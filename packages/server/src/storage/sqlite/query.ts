@@ -1,0 +1,143 @@
+import type { CollectionQuery } from '@dataplatform/contract';
+import { likeTokens } from '@dataplatform/contract/sql';
+import type Database from 'better-sqlite3';
+import { composeDocument } from '../compose.js';
+import { type CompareOp, QuerySql } from '../query-sql.js';
+import type { CollectionRef, DocumentRow, QueryResult, QueryStore } from '../types.js';
+import { SqliteCollections } from './collections.js';
+
+const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
+const NUMBER_TYPES = "('integer', 'real')";
+
+/**
+ * A LIKE pattern as a GLOB pattern: GLOB is case-sensitive (SQLite's LIKE is not) and matches by character.
+ * GLOB's own wildcards become one-character classes, so they match only themselves.
+ */
+export function likeToGlob(pattern: string): string {
+  let glob = '';
+  for (const token of likeTokens(pattern) ?? []) {
+    if (token.kind === 'any') glob += '*';
+    else if (token.kind === 'one') glob += '?';
+    else if (token.text === '*' || token.text === '?' || token.text === '[') glob += `[${token.text}]`;
+    else glob += token.text;
+  }
+  return glob;
+}
+
+/** SQLite's form of a query: named parameters, JSON paths with every step quoted and escaped. */
+export class SqliteQuerySql extends QuerySql {
+  readonly params: Record<string, unknown> = {};
+  #next = 0;
+  protected readonly TRUE = '1';
+  protected readonly FALSE = '0';
+
+  bind(value: unknown): string {
+    const name = `p${this.#next++}`;
+    // better-sqlite3 binds no booleans; the JSON types they are compared with are the strings 'true' and 'false'.
+    this.params[name] = typeof value === 'boolean' ? String(value) : value;
+    return `@${name}`;
+  }
+
+  protected pathValue(path: readonly string[]): string {
+    return `$${path.map((step) => `.${JSON.stringify(step)}`).join('')}`;
+  }
+
+  protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
+    const type = `json_type(data, ${path})`;
+    // Booleans compare by their JSON type name; only = reaches here for them.
+    if (typeof value === 'boolean') return `COALESCE(${type} = ${this.bind(value)}, 0)`;
+    const types = typeof value === 'string' ? "('text')" : NUMBER_TYPES;
+    return `COALESCE(${type} IN ${types} AND json_extract(data, ${path}) ${op} ${this.bind(value)}, 0)`;
+  }
+
+  protected compareColumn(column: string, op: CompareOp, value: string): string {
+    return `(${column} ${op} ${this.bind(value)})`;
+  }
+
+  protected inJson(path: string, values: readonly (string | number | boolean)[]): string {
+    const type = `json_type(data, ${path})`;
+    const list = values.map((v) => this.bind(v)).join(', ');
+    if (typeof values[0] === 'boolean') return `COALESCE(${type} IN (${list}), 0)`;
+    const types = typeof values[0] === 'string' ? "('text')" : NUMBER_TYPES;
+    return `COALESCE(${type} IN ${types} AND json_extract(data, ${path}) IN (${list}), 0)`;
+  }
+
+  protected inColumn(column: string, values: readonly string[]): string {
+    return `(${column} IN (${values.map((v) => this.bind(v)).join(', ')}))`;
+  }
+
+  protected likeJson(path: string, pattern: string): string {
+    return `COALESCE(json_type(data, ${path}) = 'text' AND json_extract(data, ${path}) GLOB ${this.bind(likeToGlob(pattern))}, 0)`;
+  }
+
+  protected likeColumn(column: string, pattern: string): string {
+    return `(${column} GLOB ${this.bind(likeToGlob(pattern))})`;
+  }
+
+  protected isNullJson(path: string): string {
+    return `(COALESCE(json_type(data, ${path}), 'null') = 'null')`;
+  }
+
+  protected orderJson(path: string, direction: 'ASC' | 'DESC'): string[] {
+    // The same terms as the list route: type rank, then the value (arrays and objects tie).
+    const type = `json_type(data, ${path})`;
+    return [
+      `(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END) ${direction}`,
+      `(CASE WHEN ${type} IN ('array', 'object') THEN NULL ELSE json_extract(data, ${path}) END) ${direction}`,
+    ];
+  }
+
+  /** The select list: whole rows, `json_object(key, value, …)` per row, or count(*). */
+  select(query: CollectionQuery): string {
+    if (query.select.kind === 'all') return COLUMNS;
+    if (query.select.kind === 'count') return 'count(*) AS n';
+    const pairs = query.select.fields.map(({ path, as }) => {
+      const field = this.field(path);
+      const value =
+        field.kind === 'column' ? field.column : field.kind === 'json' ? `data -> ${field.path}` : 'NULL';
+      return `${this.bind(as)}, ${value}`;
+    });
+    return `json_object(${pairs.join(', ')}) AS row`;
+  }
+}
+
+// Statements are cached by their text; queries come in many shapes, so the cache is emptied when it grows.
+const MAX_CACHED = 256;
+
+/** The SQL helper's queries on SQLite, with the JSON functions. */
+export class SqliteQueries implements QueryStore {
+  private readonly collections: SqliteCollections;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    this.collections = new SqliteCollections(db);
+  }
+
+  async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
+    const collectionId = this.collections.find(ref);
+    const counting = query.select.kind === 'count';
+    if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
+    const builder = new SqliteQuerySql();
+    const select = builder.select(query);
+    let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
+    if (query.where) sql += ` AND ${builder.where(query.where)}`;
+    if (!counting) {
+      sql += ` ORDER BY ${builder.orderBy(query.sort)}`;
+      sql += ` LIMIT ${builder.bind(query.limit)} OFFSET ${builder.bind(query.skip)}`;
+    }
+    const statement = this.prepare(sql);
+    if (counting) return { count: (statement.get(builder.params) as { n: number }).n };
+    const rows = statement.all(builder.params) as (DocumentRow & { row: string })[];
+    return { rows: query.select.kind === 'all' ? rows.map(composeDocument) : rows.map((r) => r.row) };
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= MAX_CACHED) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

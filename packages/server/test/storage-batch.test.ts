@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStorage } from '../src/storage/index.js';
+import type { DocumentOperation, Storage } from '../src/storage/types.js';
+import { availableEngines, createTestDatabase } from './helpers.js';
+
+const AT = '2026-01-01T00:00:00.000Z';
+const NEVER = '2000-01-01T00:00:00.000Z';
+
+const insert = (collection: string, id: string, data: object = {}): DocumentOperation => ({
+  kind: 'insert',
+  collection,
+  row: { id, data: JSON.stringify(data), createdAt: AT, updatedAt: AT },
+});
+const bump = (collection: string, id: string): DocumentOperation => ({
+  kind: 'update',
+  collection,
+  id,
+  change: (data) => ({ ...data, n: Number(data.n ?? 0) + 1 }),
+  updatedAt: AT,
+});
+
+/** The storage contract of `DocumentStore.apply`, on every engine. */
+describe.each(availableEngines())('batch storage on %s', (engine) => {
+  let storage: Storage;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-batch-'));
+    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
+    storage = await openStorage({
+      dataDir,
+      databaseUrl: database?.url,
+      databasePoolSize: 8,
+      sqliteSynchronous: 'NORMAL',
+    });
+    cleanup = async () => {
+      await storage.close();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  const total = async (collection: string) =>
+    (await storage.documents.list({ clusterId: 'c1', collection }, { limit: 1, skip: 0, sort: [] })).total;
+
+  it('rolls an atomic batch back at its first failure: no documents, counters or idempotency record', async () => {
+    await storage.documents.apply('c1', [insert('s1', 'kept')], { atomic: true });
+    const record = { key: 'k', fingerprint: 'f', status: 200, expiredBefore: NEVER };
+    const outcome = await storage.documents.apply(
+      'c1',
+      [
+        insert('s1', 'a'),
+        insert('s2', 'b'),
+        { kind: 'delete', collection: 's1', id: 'kept' },
+        insert('s1', 'a'),
+      ],
+      { atomic: true, idempotency: record, answer: () => '{}' },
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      reason: 'aborted',
+      index: 3,
+      result: { ok: false, reason: 'conflict' },
+    });
+    expect(await total('s1')).toBe(1);
+    expect(await total('s2')).toBe(0);
+    expect(await storage.documents.get({ clusterId: 'c1', collection: 's1' }, 'kept')).not.toBeNull();
+    expect(await storage.idempotency.find('c1', 'k', NEVER)).toBeNull();
+  });
+
+  it('lets every operation of a non-atomic batch stand on its own, refused ones included', async () => {
+    const outcome = await storage.documents.apply(
+      'c1',
+      [insert('s3', 'a'), { kind: 'refused' }, insert('s3', 'a'), { kind: 'get', collection: 's3', id: 'a' }],
+      { atomic: false },
+    );
+    expect(outcome.ok && outcome.results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual([
+      'ok',
+      'refused',
+      'conflict',
+      'ok',
+    ]);
+    expect(await total('s3')).toBe(1);
+  });
+
+  it('records the composed answer with a successful batch', async () => {
+    const record = { key: 'k2', fingerprint: 'f', status: 200, expiredBefore: NEVER };
+    const outcome = await storage.documents.apply('c1', [insert('s4', 'a')], {
+      atomic: true,
+      idempotency: record,
+      answer: (results) => `{"n":${results.length}}`,
+    });
+    expect(outcome.ok).toBe(true);
+    expect(await storage.idempotency.find('c1', 'k2', NEVER)).toMatchObject({ body: '{"n":1}', status: 200 });
+  });
+
+  it('keeps totals exact under concurrent batches that insert, delete and abort', async () => {
+    const batches = Array.from({ length: 12 }, (_, k) => {
+      const ids = Array.from({ length: 50 }, (_, i) => `b${k}-${i}`);
+      const operations = ids.map((id) => insert('busy', id));
+      // Every third batch fails at its end and must leave nothing.
+      if (k % 3 === 0) operations.push({ kind: 'get', collection: 'busy', id: 'missing' });
+      else operations.push({ kind: 'delete', collection: 'busy', id: ids[0]! });
+      return storage.documents.apply('c1', operations, { atomic: true });
+    });
+    const outcomes = await Promise.all(batches);
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(8);
+    expect(await total('busy')).toBe(8 * 49);
+  });
+
+  it('retries a transaction the database rolled back for a deadlock, so crossing batches both succeed', async () => {
+    await storage.documents.apply('c1', [insert('cross', 'a'), insert('cross', 'b')], { atomic: true });
+    for (let round = 0; round < 2; round++) {
+      // A read between the patches makes each lock its documents one at a time, in opposite orders.
+      const read: DocumentOperation = { kind: 'get', collection: 'cross', id: 'a' };
+      const outcomes = await Promise.all([
+        storage.documents.apply('c1', [bump('cross', 'a'), read, bump('cross', 'b')], { atomic: true }),
+        storage.documents.apply('c1', [bump('cross', 'b'), read, bump('cross', 'a')], { atomic: true }),
+      ]);
+      expect(outcomes.every((o) => o.ok)).toBe(true);
+    }
+    const a = await storage.documents.get({ clusterId: 'c1', collection: 'cross' }, 'a');
+    expect(JSON.parse(a!).n).toBe(4);
+  });
+});
