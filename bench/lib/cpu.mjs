@@ -2,7 +2,7 @@
  * CPU accounting from /proc (Linux): how much of the machine other processes took while a figure was measured.
  * The figures are only comparable when that share is small, so it is reported beside them.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // /proc counts in clock ticks of 1/100 s on Linux; process.cpuUsage() counts microseconds.
@@ -24,11 +24,47 @@ function processTicks(pid) {
   }
 }
 
+/**
+ * CPU time (user + system, in microseconds, at the 10 ms grain of /proc) that `pids` have used so far; a process
+ * that has ended counts 0, so take both readings over the same list. Null without /proc.
+ */
+export function cpuTime(pids) {
+  if (!existsSync('/proc/self/stat')) return null;
+  return pids.reduce((sum, pid) => sum + processTicks(pid), 0) * MICROSECONDS_PER_TICK;
+}
+
 function ownTicks(pids) {
   const self = process.cpuUsage();
   return (
     (self.user + self.system) / MICROSECONDS_PER_TICK + pids.reduce((sum, pid) => sum + processTicks(pid), 0)
   );
+}
+
+/**
+ * A process and all its descendants (PostgreSQL's postmaster and the backends it forks, which start their own
+ * sessions), so that their CPU counts as the benchmark's own rather than as other work; `[root]` without /proc.
+ */
+export function processTree(root) {
+  const children = new Map();
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        // Fields after the command name: state, ppid, ...
+        const ppid = Number(
+          readFileSync(`/proc/${name}/stat`, 'utf8').split(')').at(-1).trim().split(/\s+/)[1],
+        );
+        children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      } catch {
+        // The process ended while the list was read.
+      }
+    }
+  } catch {
+    return [root];
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
 }
 
 /**

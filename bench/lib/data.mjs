@@ -3,7 +3,7 @@
 const STATUSES = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
 
 /** A small seeded PRNG (mulberry32): the data must not change between runs. */
-function random(seed) {
+export function random(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -21,9 +21,13 @@ export function orderId(n) {
 
 /** `count` orders of about 300 bytes of JSON each, without `_id` (callers add the id field their target uses). */
 export function makeOrders(count, seed = 42) {
+  return [...generateOrders(count, seed)];
+}
+
+/** The same orders one at a time, for data sets too large to hold as one array (the scale benchmark's million). */
+export function* generateOrders(count, seed = 42) {
   const next = random(seed);
   const int = (max) => Math.floor(next() * max);
-  const orders = [];
   for (let n = 1; n <= count; n++) {
     const items = [];
     for (let i = 0, lines = 2 + int(2); i < lines; i++) {
@@ -32,13 +36,12 @@ export function makeOrders(count, seed = 42) {
     }
     const total = Math.round(items.reduce((sum, item) => sum + item.qty * item.price, 0) * 100) / 100;
     const customer = String(int(5000)).padStart(4, '0');
-    orders.push({
+    yield {
       customer: { name: `Customer ${customer}`, email: `customer${customer}@example.com` },
       total,
       currency: 'EUR',
       items,
       status: STATUSES[int(STATUSES.length)],
-    });
+    };
   }
-  return orders;
 }

@@ -1,12 +1,26 @@
 /** Turns the benchmark results into docs/benchmarks.md: machine, method, goals, one table per scenario. */
 import { cpus, platform, release, totalmem } from 'node:os';
 
-const number = (value) => Math.round(value).toLocaleString('en-US');
-const ms = (value) => (value === undefined ? '–' : `${Math.round(value * 100) / 100}`);
-const ratio = (value) => `${value.toFixed(2)}×`;
-const percent = (share) => `${Math.round(share * 100)} %`;
+/** A count with thousands separators, e.g. `1,000,000`. */
+export const number = (value) => Math.round(value).toLocaleString('en-US');
+/** Milliseconds to two decimals, or a dash. */
+export const ms = (value) => (value === undefined ? '–' : `${Math.round(value * 100) / 100}`);
+/** A ratio cell, e.g. `1.23×`. */
+export const ratio = (value) => `${value.toFixed(2)}×`;
+/** A share of the CPU (0–1) as a percentage, or `?` when it could not be measured. */
+export const percent = (share) => (typeof share === 'number' ? `${Math.round(share * 100)} %` : '?');
 
-const median = (values) => {
+/** One measurement on one console line. */
+export function formatResult(r) {
+  return (
+    `${Math.round(r.rps).toString().padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms` +
+    (r.others === undefined ? '' : `  (others used ${percent(r.others)} of the CPU)`) +
+    (r.failed ? `  ${r.failed} FAILED` : '')
+  );
+}
+
+/** The median of a list of numbers. */
+export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
@@ -27,6 +41,7 @@ export function combine(rounds) {
     max: Math.max(...rates),
     p50: medianOf('p50'),
     p99: medianOf('p99'),
+    mean: medianOf('mean'),
     failed: rounds.reduce((sum, r) => sum + r.failed, 0),
     others: medianOf('others'),
     cpuPerRequest: medianOf('cpuPerRequest'),
@@ -115,7 +130,8 @@ function table(rows, relativeLabel, relative, extra) {
 /** "a ÷ b" as a ratio cell, or a dash when either side is missing. */
 const ratioCell = (a, b) => (a?.rps && b?.rps ? ratio(a.rps / b.rps) : '–');
 
-function machine() {
+/** The machine the figures were measured on, as a markdown list. */
+export function machine() {
   const cores = cpus();
   return [
     `- CPU: ${cores.length} cores, ${cores[0]?.model.trim() ?? 'unknown model'}`,
@@ -124,7 +140,7 @@ function machine() {
   ].join('\n');
 }
 
-/** Renders `{ markdown, goals }`: the whole page, and the goals table alone for the console. */
+/** The machine the page was produced on, as a markdown list. */ /** Renders `{ markdown, goals }`: the throughput part of the page, and its goals table alone for the console. */
 export function renderReport(r, settings) {
   const goals = [
     '| goal | target | measured | verdict |',

@@ -1,19 +1,22 @@
-/** The reference server from its built package, seeded with the orders; prints `{ url, apiKey }` when ready. */
+/**
+ * The reference server from its built package, seeded with the orders (none when the file is `-`); prints
+ * `{ url, apiKey, clusterId, engine }` when ready.
+ */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { startServer } from '@dataplatform/server';
 
 const [ordersFile, dataDir] = process.argv.slice(2);
-const orders = JSON.parse(readFileSync(ordersFile, 'utf8'));
+const orders = ordersFile === '-' ? [] : JSON.parse(readFileSync(ordersFile, 'utf8'));
 
-// The embedded SQLite default is measured even where DATABASE_URL or REDIS_URL is set; DATAPLATFORM_SQLITE_SYNCHRONOUS
-// is still read from the environment: FULL (the default) or NORMAL.
+// Settings come from the environment the benchmark gives this process: DATABASE_URL names a fresh PostgreSQL
+// database, or is empty for the embedded SQLite default (the caller's own DATABASE_URL never leaks in), and
+// DATAPLATFORM_SQLITE_SYNCHRONOUS is FULL (the default) or NORMAL. Rate limits stay in memory: one instance.
 const server = await startServer({
   port: 0,
   host: '127.0.0.1',
   dataDir,
   logLevel: 'warn',
-  databaseUrl: undefined,
   redisUrl: undefined,
 });
 const dev = server.devAccount;
@@ -47,4 +50,7 @@ process.on('SIGTERM', async () => {
   await server.close();
   process.exit(0);
 });
-console.log(JSON.stringify({ url: server.url.replace('localhost', '127.0.0.1'), apiKey: dev.apiKey }));
+const url = server.url.replace('localhost', '127.0.0.1');
+console.log(
+  JSON.stringify({ url, apiKey: dev.apiKey, clusterId: dev.clusterId, engine: server.storage.engine }),
+);

@@ -31,6 +31,10 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Reads of a large database go through memory-mapped pages and a 64 MiB page cache rather than a read(2) per
+  // page, so a GET costs about the same at a million documents as at ten thousand.
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 268435456');
   migrate(db);
   const idempotency = new SqliteIdempotency(db);
   const authCache = new AuthCache();

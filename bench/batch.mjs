@@ -1,0 +1,49 @@
+/**
+ * `pnpm bench:batch`: the batch benchmark alone (see lib/batch.mjs); prints its section of docs/benchmarks.md and
+ * writes it into the page in place of the previous one. Options: --documents 40000 --no-postgres --skip-build
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { renderBatchSection, replaceSection, runBatchBenchmark } from './lib/batch.mjs';
+import { postgresBinaries, startPostgres } from './lib/postgres.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const { values: opts } = parseArgs({
+  options: {
+    documents: { type: 'string', default: '40000' },
+    'no-postgres': { type: 'boolean', default: false },
+    'skip-build': { type: 'boolean', default: false },
+  },
+});
+
+if (!opts['skip-build']) {
+  for (const name of ['@dataplatform/contract', '@dataplatform/server']) {
+    const built = spawnSync('pnpm', ['--filter', name, 'run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error(`pnpm --filter ${name} build failed`);
+  }
+}
+const bin = opts['no-postgres'] ? null : postgresBinaries();
+const postgres = bin ? await startPostgres(bin) : undefined;
+try {
+  console.log('batch inserts:');
+  const results = await runBatchBenchmark({
+    referenceScript: join(here, 'servers', 'reference.mjs'),
+    documents: Number(opts.documents),
+    postgres,
+  });
+  const args = process.argv.slice(2).join(' ');
+  const section = renderBatchSection(results, {
+    command: `pnpm bench:batch${args ? ` ${args}` : ''}`,
+    date: new Date().toISOString().slice(0, 10),
+  });
+  console.log(`\n${section}`);
+  const page = join(root, 'docs', 'benchmarks.md');
+  writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), 'Batch inserts', section));
+  console.log('Wrote docs/benchmarks.md');
+} finally {
+  await postgres?.stop();
+}
