@@ -1,9 +1,10 @@
 /**
  * `pnpm bench:batch`: the batch benchmark alone (see lib/batch.mjs); prints its section of docs/benchmarks.md and
- * writes it into the page in place of the previous one. Options: --documents 40000 --no-postgres --skip-build
+ * writes it into the page in place of the previous one.
+ * Options: --documents 40000 --no-postgres --skip-build --out docs/benchmarks.md
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ const { values: opts } = parseArgs({
     documents: { type: 'string', default: '40000' },
     'no-postgres': { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
   },
 });
 
@@ -41,9 +43,10 @@ try {
     date: new Date().toISOString().slice(0, 10),
   });
   console.log(`\n${section}`);
-  const page = join(root, 'docs', 'benchmarks.md');
-  writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), 'Batch inserts', section));
-  console.log('Wrote docs/benchmarks.md');
+  const page = resolve(opts.out);
+  const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
+  writeFileSync(page, replaceSection(current, 'Batch inserts', section));
+  console.log(`Wrote ${page}`);
 } finally {
   await postgres?.stop();
 }

@@ -8,6 +8,7 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
+ *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs last as `pnpm bench:batch`)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ const { values: opts } = parseArgs({
     'scale-rounds': { type: 'string', default: '3' },
     'scale-only': { type: 'boolean', default: false },
     'skip-scale': { type: 'boolean', default: false },
+    'skip-batch': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -116,3 +118,13 @@ writeFileSync(
   joinPage({ ...kept, throughput: throughputPage ?? kept.throughput, scale: scalePage ?? kept.scale }),
 );
 log(`\nWrote ${relative(root, out)}`);
+
+// The batch part writes its own section of the page, after the two parts above are on it.
+if (!opts['skip-batch'] && !opts.profile) {
+  const batch = spawnSync(
+    process.execPath,
+    [join(root, 'bench', 'batch.mjs'), '--skip-build', '--out', out],
+    { stdio: 'inherit' },
+  );
+  if (batch.status !== 0) throw new Error('the batch part (bench/batch.mjs) failed');
+}
