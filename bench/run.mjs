@@ -8,7 +8,7 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
- *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs last as `pnpm bench:batch`)
+ *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs last unless --scale-only)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,7 +120,7 @@ writeFileSync(
 log(`\nWrote ${relative(root, out)}`);
 
 // The batch part writes its own section of the page, after the two parts above are on it.
-if (!opts['skip-batch'] && !opts.profile) {
+if (!opts['skip-batch'] && !opts['scale-only'] && !opts.profile) {
   const batch = spawnSync(
     process.execPath,
     [join(root, 'bench', 'batch.mjs'), '--skip-build', '--out', out],
