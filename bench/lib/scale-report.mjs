@@ -121,13 +121,10 @@ function postgresMethod(results) {
 
 /** How busy the machine was with other work while the figures were taken. */
 function busyLine(results) {
-  const shares = Object.values(results.engines)
-    .flatMap((figures) => Object.values(figures.sizes ?? {}))
-    .flatMap((size) => Object.keys(SCENARIOS).map((kind) => size?.[kind]?.others))
-    .filter((share) => typeof share === 'number');
+  const shares = results.others ?? [];
   if (!shares.length) return 'The CPU use of other processes could not be measured (no /proc).';
   return `While they were measured, other processes used ${percent(median(shares))} of the CPU in the median
-measurement and ${percent(Math.max(...shares))} at most (column "others' CPU").`;
+measurement and ${percent(Math.max(...shares))} at most (the column "others' CPU" shows each figure's median).`;
 }
 
 /** Renders `{ markdown, goals }`: the scale section, and its goals table alone for the console. */

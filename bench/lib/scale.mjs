@@ -86,8 +86,8 @@ function summarize(samples, engine, prepared) {
 }
 
 /**
- * Runs the scale part; resolves with `{ engines, postgres }`: per engine `{ sizes, growth }` (see summarize) or
- * `{ skipped }`, and PostgreSQL's version and settings.
+ * Runs the scale part; resolves with `{ engines, postgres, others }`: per engine `{ sizes, growth }` (see
+ * summarize) or `{ skipped }`, PostgreSQL's version and settings, and the others' CPU share of every measurement.
  */
 export async function runScale(options) {
   const { engines, log } = options;
@@ -115,6 +115,10 @@ export async function runScale(options) {
     const pids = () => [...prepared.map((target) => target.server.pid), ...(pg?.pids() ?? [])];
     const samples = await measureRounds(prepared, { ...options, pids });
     for (const engine of engines) results.engines[engine] ??= summarize(samples, engine, prepared);
+    // Every measurement's share, not the per-figure medians: a busy round must show in the page.
+    results.others = [...samples.values()]
+      .flat()
+      .flatMap((r) => (typeof r.others === 'number' ? [r.others] : []));
     return results;
   } finally {
     for (const { server } of prepared) await server.stop();

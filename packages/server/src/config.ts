@@ -20,6 +20,8 @@ export interface ServerConfig {
   mode: 'development' | 'production';
   logLevel: string;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Bytes of the SQLite file mapped into memory for reads. */
+  sqliteMmapSize: number;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -51,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mode: env.NODE_ENV === 'production' ? 'production' : 'development',
     logLevel: env.LOG_LEVEL || 'info',
     sqliteSynchronous: synchronous,
+    sqliteMmapSize: integer(env.DATAPLATFORM_SQLITE_MMAP_SIZE, 1024 ** 3, 'DATAPLATFORM_SQLITE_MMAP_SIZE'),
   };
 }

@@ -7,7 +7,8 @@ export type * from './types.js';
 
 /** Opens the storage engine the configuration names: PostgreSQL for a `DATABASE_URL`, embedded SQLite otherwise. */
 export async function openStorage(
-  config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'dataDir' | 'sqliteSynchronous'>,
+  config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'dataDir' | 'sqliteSynchronous'> &
+    Partial<Pick<ServerConfig, 'sqliteMmapSize'>>,
 ): Promise<Storage> {
   if (config.databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
@@ -15,5 +16,9 @@ export async function openStorage(
     }
     return openPostgresStorage({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   }
-  return openSqliteStorage({ dataDir: config.dataDir, synchronous: config.sqliteSynchronous });
+  return openSqliteStorage({
+    dataDir: config.dataDir,
+    synchronous: config.sqliteSynchronous,
+    mmapSize: config.sqliteMmapSize,
+  });
 }

@@ -17,7 +17,12 @@ export interface SqliteOptions {
   dataDir: string;
   /** `FULL` (default) syncs every commit to disk; `NORMAL` is faster and can lose the last commits on power loss. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** Bytes of the database file SQLite may map into memory for reads; 0 turns mapping off. */
+  mmapSize?: number;
 }
+
+/** 1 GiB: the whole file of a database of a few million documents. */
+export const DEFAULT_MMAP_SIZE = 1024 ** 3;
 
 /** Opens (and migrates) the embedded SQLite database in `dataDir`. */
 export function openSqliteStorage(options: SqliteOptions): Storage {
@@ -31,10 +36,9 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  // Reads of a large database go through memory-mapped pages and a 64 MiB page cache rather than a read(2) per
-  // page, so a GET costs about the same at a million documents as at ten thousand.
-  db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 268435456');
+  // Reads of a large database go through memory-mapped pages rather than a pread(2) per page, so a GET costs
+  // about the same at a million documents as at ten thousand (measured in docs/benchmarks.md, scale part).
+  db.pragma(`mmap_size = ${options.mmapSize ?? DEFAULT_MMAP_SIZE}`);
   migrate(db);
   const idempotency = new SqliteIdempotency(db);
   const authCache = new AuthCache();
