@@ -1,4 +1,15 @@
-import type { ApplyOptions, ApplyOutcome, DocumentOperation, OperationResult, WriteResult } from './types.js';
+import type {
+  ApplyOptions,
+  ApplyOutcome,
+  CollectionRef,
+  DocumentOperation,
+  DocumentRow,
+  DocumentStore,
+  IdempotencyRecordInput,
+  ListOptions,
+  OperationResult,
+  WriteResult,
+} from './types.js';
 
 /** Thrown inside a transaction to roll an atomic batch back at its first failed operation. */
 export class BatchAbort extends Error {
@@ -40,4 +51,58 @@ export function collectionsOf(operations: readonly DocumentOperation[]): {
   }
   for (const name of created) existing.delete(name);
   return { created, existing };
+}
+
+/**
+ * The single-document writes of every engine: each is a batch of one, all or nothing, so an engine implements
+ * only `apply` (and the reads) and single writes and batches can never behave differently.
+ */
+export abstract class SingleWritesAsBatches implements DocumentStore {
+  abstract list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }>;
+  abstract get(ref: CollectionRef, id: string): Promise<string | null>;
+  abstract apply(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    options: ApplyOptions,
+  ): Promise<ApplyOutcome>;
+
+  insert(ref: CollectionRef, row: DocumentRow, idempotency?: IdempotencyRecordInput): Promise<WriteResult> {
+    return this.write(ref, { kind: 'insert', collection: ref.collection, row }, idempotency);
+  }
+
+  replace(
+    ref: CollectionRef,
+    id: string,
+    data: string,
+    updatedAt: string,
+    idempotency?: IdempotencyRecordInput,
+  ): Promise<WriteResult> {
+    return this.write(ref, { kind: 'replace', collection: ref.collection, id, data, updatedAt }, idempotency);
+  }
+
+  update(
+    ref: CollectionRef,
+    id: string,
+    change: (data: Record<string, unknown>) => Record<string, unknown>,
+    updatedAt: string,
+    idempotency?: IdempotencyRecordInput,
+  ): Promise<WriteResult> {
+    return this.write(
+      ref,
+      { kind: 'update', collection: ref.collection, id, change, updatedAt },
+      idempotency,
+    );
+  }
+
+  delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult> {
+    return this.write(ref, { kind: 'delete', collection: ref.collection, id }, idempotency);
+  }
+
+  private async write(
+    ref: CollectionRef,
+    operation: DocumentOperation,
+    idempotency: IdempotencyRecordInput | undefined,
+  ): Promise<WriteResult> {
+    return writeResultOf(await this.apply(ref.clusterId, [operation], { atomic: true, idempotency }));
+  }
 }

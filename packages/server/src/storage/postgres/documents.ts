@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { Abort } from '../abort.js';
-import { BatchAbort, collectionsOf, recordedAnswer, writeResultOf } from '../batch.js';
+import { BatchAbort, collectionsOf, recordedAnswer, SingleWritesAsBatches } from '../batch.js';
 import { composeDocument } from '../compose.js';
 import type {
   ApplyOptions,
@@ -23,12 +23,14 @@ const TRANSIENT = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
 
 /** Documents on PostgreSQL: jsonb rows, counts kept in sharded counters, every write atomic. */
-export class PostgresDocuments implements DocumentStore {
+export class PostgresDocuments extends SingleWritesAsBatches {
   constructor(
     private readonly sql: Sql,
     private readonly collections: PostgresCollections,
     private readonly idempotency: PostgresIdempotency,
-  ) {}
+  ) {
+    super();
+  }
 
   async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }> {
     const collectionId = await this.collections.find(ref);
@@ -62,42 +64,6 @@ export class PostgresDocuments implements DocumentStore {
     return row ? composeDocument(row) : null;
   }
 
-  async insert(
-    ref: CollectionRef,
-    row: DocumentRow,
-    idempotency?: IdempotencyRecordInput,
-  ): Promise<WriteResult> {
-    return this.write(ref, { kind: 'insert', collection: ref.collection, row }, idempotency);
-  }
-
-  async replace(
-    ref: CollectionRef,
-    id: string,
-    data: string,
-    updatedAt: string,
-    idempotency?: IdempotencyRecordInput,
-  ): Promise<WriteResult> {
-    return this.write(ref, { kind: 'replace', collection: ref.collection, id, data, updatedAt }, idempotency);
-  }
-
-  async update(
-    ref: CollectionRef,
-    id: string,
-    change: (data: Record<string, unknown>) => Record<string, unknown>,
-    updatedAt: string,
-    idempotency?: IdempotencyRecordInput,
-  ): Promise<WriteResult> {
-    return this.write(
-      ref,
-      { kind: 'update', collection: ref.collection, id, change, updatedAt },
-      idempotency,
-    );
-  }
-
-  async delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult> {
-    return this.write(ref, { kind: 'delete', collection: ref.collection, id }, idempotency);
-  }
-
   async apply(
     clusterId: string,
     operations: readonly DocumentOperation[],
@@ -113,15 +79,6 @@ export class PostgresDocuments implements DocumentStore {
         throw error;
       }
     }
-  }
-
-  /** A single-document write: a batch of one, all or nothing. */
-  private async write(
-    ref: CollectionRef,
-    operation: DocumentOperation,
-    idempotency: IdempotencyRecordInput | undefined,
-  ): Promise<WriteResult> {
-    return writeResultOf(await this.apply(ref.clusterId, [operation], { atomic: true, idempotency }));
   }
 
   /**

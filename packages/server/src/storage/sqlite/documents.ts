@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { Abort } from '../abort.js';
-import { BatchAbort, collectionsOf, recordedAnswer, writeResultOf } from '../batch.js';
+import { BatchAbort, collectionsOf, recordedAnswer, SingleWritesAsBatches } from '../batch.js';
 import { composeDocument, deletedBody } from '../compose.js';
 import type {
   ApplyOptions,
@@ -24,7 +24,7 @@ const CONFLICT: OperationResult = { ok: false, reason: 'conflict' };
 const REFUSED: OperationResult = { ok: false, reason: 'refused' };
 
 /** Documents on SQLite: one row per document, the caller's fields as JSON text, counts kept per collection. */
-export class SqliteDocuments implements DocumentStore {
+export class SqliteDocuments extends SingleWritesAsBatches {
   private readonly collections: SqliteCollections;
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly stmt;
@@ -34,6 +34,7 @@ export class SqliteDocuments implements DocumentStore {
     private readonly db: Database.Database,
     private readonly idempotency: SqliteIdempotency,
   ) {
+    super();
     this.collections = new SqliteCollections(db);
     this.stmt = {
       get: db.prepare<[number, string], DocumentRow>(
@@ -81,57 +82,12 @@ export class SqliteDocuments implements DocumentStore {
     return row ? composeDocument(row) : null;
   }
 
-  async insert(
-    ref: CollectionRef,
-    row: DocumentRow,
-    idempotency?: IdempotencyRecordInput,
-  ): Promise<WriteResult> {
-    return this.write(ref, { kind: 'insert', collection: ref.collection, row }, idempotency);
-  }
-
-  async replace(
-    ref: CollectionRef,
-    id: string,
-    data: string,
-    updatedAt: string,
-    idempotency?: IdempotencyRecordInput,
-  ): Promise<WriteResult> {
-    return this.write(ref, { kind: 'replace', collection: ref.collection, id, data, updatedAt }, idempotency);
-  }
-
-  async update(
-    ref: CollectionRef,
-    id: string,
-    change: (data: Record<string, unknown>) => Record<string, unknown>,
-    updatedAt: string,
-    idempotency?: IdempotencyRecordInput,
-  ): Promise<WriteResult> {
-    return this.write(
-      ref,
-      { kind: 'update', collection: ref.collection, id, change, updatedAt },
-      idempotency,
-    );
-  }
-
-  async delete(ref: CollectionRef, id: string, idempotency?: IdempotencyRecordInput): Promise<WriteResult> {
-    return this.write(ref, { kind: 'delete', collection: ref.collection, id }, idempotency);
-  }
-
   async apply(
     clusterId: string,
     operations: readonly DocumentOperation[],
     options: ApplyOptions,
   ): Promise<ApplyOutcome> {
     return this.run(clusterId, operations, options);
-  }
-
-  /** A single-document write: a batch of one, all or nothing. */
-  private write(
-    ref: CollectionRef,
-    operation: DocumentOperation,
-    idempotency: IdempotencyRecordInput | undefined,
-  ): WriteResult {
-    return writeResultOf(this.run(ref.clusterId, [operation], { atomic: true, idempotency }));
   }
 
   /** Runs operations in one IMMEDIATE transaction; a thrown BatchAbort or Abort rolls all of it back. */
