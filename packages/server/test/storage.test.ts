@@ -168,6 +168,45 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
     expect(await storage.tasks.claim('task', later, '2026-05-01T00:20:00.000Z')).toBe(true);
   });
 
+  it('keeps notifications per user, newest first, with their data', async () => {
+    const reader = await createAccountWithKey(storage, {
+      email: 'notified@example.com',
+      name: 'Reader',
+      password: 'long enough pw',
+    });
+    const at = (minute: number) => `2026-06-01T00:0${minute}:00.000Z`;
+    for (const minute of [1, 3, 2]) {
+      await storage.notifications.create({
+        id: `ntf_${minute}`,
+        userId: reader.userId,
+        kind: 'test.kind',
+        message: `message ${minute}`,
+        data: { minute, nested: { ok: true } },
+        createdAt: at(minute),
+      });
+    }
+    const page = await storage.notifications.list(reader.userId, { limit: 2, skip: 0 });
+    expect(page.total).toBe(3);
+    expect(page.rows).toEqual([
+      {
+        id: 'ntf_3',
+        kind: 'test.kind',
+        message: 'message 3',
+        data: { minute: 3, nested: { ok: true } },
+        createdAt: at(3),
+        readAt: null,
+      },
+      expect.objectContaining({ id: 'ntf_2' }),
+    ]);
+    expect(
+      (await storage.notifications.list(reader.userId, { limit: 2, skip: 2 })).rows.map((r) => r.id),
+    ).toEqual(['ntf_1']);
+    expect(await storage.notifications.list('usr_nobody', { limit: 10, skip: 0 })).toEqual({
+      rows: [],
+      total: 0,
+    });
+  });
+
   it('opens an already migrated database again without change', async () => {
     const again = await open(target);
     expect(await again.documents.get(ref('c1'), 'a')).not.toBeNull();

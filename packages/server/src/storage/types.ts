@@ -194,6 +194,32 @@ export interface AccountStore {
   countUsers(): Promise<number>;
 }
 
+/** A message to a user from the service (a locked sign-in, a webhook that stopped delivering, …). */
+export interface NewNotification {
+  id: string;
+  userId: string;
+  /** Machine-readable kind, such as `signin.locked` or `webhook.delivery_failed`. */
+  kind: string;
+  message: string;
+  /** Extra facts for the reader; no secrets. */
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** A stored notification. */
+export interface Notification extends Omit<NewNotification, 'userId'> {
+  readAt: string | null;
+}
+
+/** Notifications of users, newest first. */
+export interface NotificationStore {
+  create(notification: NewNotification): Promise<void>;
+  list(
+    userId: string,
+    page: { limit: number; skip: number },
+  ): Promise<{ rows: Notification[]; total: number }>;
+}
+
 /** What a collection query found: rows as JSON text (documents or projected objects), or the number of matches. */
 export type QueryResult = { rows: string[] } | { count: number };
 
@@ -214,6 +240,7 @@ export interface Storage {
   readonly accounts: AccountStore;
   readonly tasks: TaskStore;
   readonly queries: QueryStore;
+  readonly notifications: NotificationStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

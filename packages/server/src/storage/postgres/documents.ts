@@ -8,10 +8,7 @@ import type {
   CollectionRef,
   DocumentOperation,
   DocumentRow,
-  DocumentStore,
-  IdempotencyRecordInput,
   ListOptions,
-  WriteResult,
 } from '../types.js';
 import type { PostgresCollections } from './collections.js';
 import { applyOperations, COLUMNS, selectOne } from './document-operations.js';

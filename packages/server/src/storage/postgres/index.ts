@@ -6,6 +6,7 @@ import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
+import { PostgresNotifications } from './notifications.js';
 import { PostgresQueries } from './query.js';
 import { PostgresTasks } from './tasks.js';
 
@@ -39,6 +40,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     accounts: new PostgresAccounts(sql),
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),
+    notifications: new PostgresNotifications(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -81,6 +81,18 @@ const MIGRATIONS: readonly string[] = [
     next_run_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE notifications (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    message TEXT NOT NULL,
+    data JSONB NOT NULL,
+    created_at TEXT NOT NULL,
+    read_at TEXT
+  );
+  CREATE INDEX notifications_by_user ON notifications (user_id, created_at DESC, id DESC);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

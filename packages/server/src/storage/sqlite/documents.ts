@@ -8,11 +8,8 @@ import type {
   CollectionRef,
   DocumentOperation,
   DocumentRow,
-  DocumentStore,
-  IdempotencyRecordInput,
   ListOptions,
   OperationResult,
-  WriteResult,
 } from '../types.js';
 import { SqliteCollections } from './collections.js';
 import type { SqliteIdempotency } from './idempotency.js';

@@ -8,6 +8,7 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
+import { SqliteNotifications } from './notifications.js';
 import { SqliteQueries } from './query.js';
 import { SqliteTasks } from './tasks.js';
 
@@ -50,6 +51,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     accounts: new SqliteAccounts(db, authCache),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),
+    notifications: new SqliteNotifications(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -75,6 +75,18 @@ const MIGRATIONS: readonly string[] = [
     next_run_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE notifications (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    message TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    read_at TEXT
+  );
+  CREATE INDEX notifications_by_user ON notifications (user_id, created_at DESC, id DESC);
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
