@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BatchRequest } from '../schemas/batch.js';
 import { effectiveScopes } from '../scopes.js';
-import { checkBatchOperation, missingBatchScope, parseBatchRequest } from './batch.js';
+import { checkBatchOperation, isWellFormedBatch, missingBatchScope, parseBatchRequest } from './batch.js';
 
 const ok = { op: 'get', collection: 'c', id: 'a' };
 
@@ -85,5 +87,70 @@ describe('missingBatchScope', () => {
 
   it('accepts the database:* aliases', () => {
     expect(missingBatchScope(ops, effectiveScopes(['database:read', 'database:write']))).toBeNull();
+  });
+});
+
+describe('isWellFormedBatch', () => {
+  // Values near the edge of the schema: right and wrong types for every field, extra keys, missing keys.
+  const anything = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.string({ maxLength: 3 }),
+    fc.constantFrom('insert', 'get', 'update', 'patch', 'delete', 'upsert'),
+    fc.array(fc.integer(), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+  );
+  const operation = fc.oneof(
+    fc.record(
+      { op: anything, collection: anything, id: anything, data: anything, extra: anything },
+      { requiredKeys: [] },
+    ),
+    fc.record({
+      op: fc.constantFrom('insert', 'get', 'update', 'patch', 'delete'),
+      collection: fc.string({ maxLength: 5 }),
+      id: fc.option(fc.string({ maxLength: 5 }), { nil: undefined, freq: 1 }),
+      data: fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })), {
+        nil: undefined,
+        freq: 1,
+      }),
+    }),
+    anything,
+  );
+  const body = fc.oneof(
+    fc.record(
+      { operations: fc.array(operation, { minLength: 1, maxLength: 2 }), transaction: fc.boolean() },
+      { requiredKeys: ['operations'] },
+    ),
+    fc.record(
+      {
+        operations: fc.oneof(fc.array(operation, { maxLength: 4 }), anything),
+        transaction: anything,
+        other: anything,
+      },
+      { requiredKeys: [] },
+    ),
+    anything,
+  );
+
+  it('accepts exactly the bodies the BatchRequest schema accepts', () => {
+    fc.assert(
+      fc.property(body, (candidate) => {
+        expect(isWellFormedBatch(candidate)).toBe(BatchRequest.safeParse(candidate).success);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('accepts the largest batch and refuses one operation more, as the schema does', () => {
+    const operations = Array.from({ length: 1000 }, (_, i) => ({
+      op: 'insert',
+      collection: 'c',
+      data: { i },
+    }));
+    expect(isWellFormedBatch({ operations, transaction: true })).toBe(true);
+    expect(isWellFormedBatch({ operations: [...operations, operations[0]] })).toBe(false);
+    expect(BatchRequest.safeParse({ operations: [...operations, operations[0]] }).success).toBe(false);
   });
 });
