@@ -11,6 +11,7 @@ import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerSql } from './routes/sql.js';
 import { BatchService } from './services/batch.js';
+import { BatchPlanner } from './services/batch-planner.js';
 import { DocumentService } from './services/documents.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
@@ -44,6 +45,8 @@ export async function buildApp(
   const auth = new Authenticator(storage, new KeyRateLimiter(shared?.redis));
   registerData(app, auth, new DocumentService(storage));
   registerSql(app, auth, storage);
-  registerBatch(app, auth, new BatchService(storage), config.batchBodyLimit);
+  const planner = new BatchPlanner();
+  app.addHook('onClose', () => planner.close());
+  registerBatch(app, auth, new BatchService(storage, planner), config.batchBodyLimit);
   return app;
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import secureJson from 'secure-json-parse';
-import { ApiError } from './errors.js';
+import { parseJsonText } from './json-text.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,25 +8,30 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Parses every request body as JSON whatever its Content-Type (a missing header is the most common slip with curl).
- * `__proto__` and `constructor.prototype` keys are refused so that no body can reach an object's prototype.
- */
+/** Parses every request body as JSON whatever its Content-Type (a missing header is the most common slip with curl). */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.decorateRequest('rawBody', undefined);
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+  addBodyParser(app, parseJsonText);
+}
+
+/**
+ * Keeps every request body of `scope` as text, unparsed, for routes that parse it themselves (off the event loop
+ * when it is large). The body is still read whatever its Content-Type and within the route's body limit.
+ */
+export function keepBodyAsText(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  addBodyParser(scope, (raw) => raw);
+}
+
+function addBodyParser(scope: FastifyInstance, parse: (raw: string) => unknown): void {
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
     const raw = text as string;
     request.rawBody = raw;
-    if (raw.length === 0) return done(null, undefined);
     try {
-      done(null, secureJson.parse(raw, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parse(raw));
     } catch (error) {
-      const message =
-        error instanceof SyntaxError
-          ? `Malformed JSON body: ${error.message}`
-          : 'Malformed JSON body: forbidden prototype property';
-      done(new ApiError('invalid_json', message), undefined);
+      done(error as Error, undefined);
     }
   });
 }

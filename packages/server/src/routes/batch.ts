@@ -1,10 +1,14 @@
 import { batchRoutes, effectiveScopes } from '@dataplatform/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.js';
+import { keepBodyAsText } from '../http/json-body.js';
 import type { BatchService } from '../services/batch.js';
 import { idempotencyContext } from '../services/idempotency.js';
 
-/** Registers `POST /api/v1/data/batch`, with its own body limit (room for 1000 ordinary documents). */
+/**
+ * Registers `POST /api/v1/data/batch`, with its own body limit (room for 1000 ordinary documents). The body
+ * reaches the service as text: the service parses it, off the event loop when it is large.
+ */
 export function registerBatch(
   app: FastifyInstance,
   auth: Authenticator,
@@ -12,28 +16,31 @@ export function registerBatch(
   bodyLimit: number,
 ): void {
   const [route] = batchRoutes;
-  app.route({
-    method: route.method,
-    url: route.path,
-    bodyLimit,
-    // The route needs no scope of its own: each operation's scope is checked once the body is read.
-    onRequest: async (request, reply) => {
-      request.principal = await auth.authenticate(request, reply, route.scopes);
-    },
-    handler: async (request, reply) => {
-      const principal = request.principal!;
-      const idem = idempotencyContext(
-        principal.clusterId,
-        request.headers['idempotency-key'],
-        request.method,
-        request.url.split('?')[0]!,
-        request.rawBody ?? '',
-      );
-      const granted = effectiveScopes(principal.key.scopes);
-      const answer = await batches.run(principal.clusterId, request.body, granted, idem);
-      reply.type('application/json; charset=utf-8');
-      if (answer.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(answer.status).send(answer.body);
-    },
+  app.register(async (scope) => {
+    keepBodyAsText(scope);
+    scope.route({
+      method: route.method,
+      url: route.path,
+      bodyLimit,
+      // The route needs no scope of its own: each operation's scope is checked once the body is read.
+      onRequest: async (request, reply) => {
+        request.principal = await auth.authenticate(request, reply, route.scopes);
+      },
+      handler: async (request, reply) => {
+        const principal = request.principal!;
+        const idem = idempotencyContext(
+          principal.clusterId,
+          request.headers['idempotency-key'],
+          request.method,
+          request.url.split('?')[0]!,
+          request.rawBody ?? '',
+        );
+        const granted = effectiveScopes(principal.key.scopes);
+        const answer = await batches.run(principal.clusterId, request.rawBody ?? '', granted, idem);
+        reply.type('application/json; charset=utf-8');
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(answer.status).send(answer.body);
+      },
+    });
   });
 }

@@ -1,16 +1,9 @@
-import {
-  type BatchOperationInput,
-  batchOperationRoute,
-  checkBatchOperation,
-  errorCodes,
-  type JsonObject,
-  missingBatchScope,
-  parseBatchRequest,
-  type Violation,
-} from '@dataplatform/contract';
+import { batchOperationRoute, errorCodes, missingBatchScope, type Violation } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
 import type { DocumentOperation, OperationResult, Storage } from '../storage/types.js';
-import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
+import { type PlannedOperation, planError } from './batch-plan.js';
+import type { BatchPlanner } from './batch-planner.js';
+import { failureError, nextId, patchOperation } from './document-operations.js';
 import {
   type Answer,
   type IdempotencyContext,
@@ -21,30 +14,33 @@ import {
 
 const REFUSED: DocumentOperation = { kind: 'refused' };
 
-/** The storage operation of a checked batch operation. */
-function toStorage(operation: BatchOperationInput, now: string): DocumentOperation {
-  const { collection, id } = operation;
-  const data = operation.data as JsonObject;
+/** The storage operation of a planned operation; inserts without an id get one here, in arrival order. */
+function toStorage(operation: PlannedOperation, now: string): DocumentOperation {
+  const { collection, id, text } = operation;
+  if (operation.violation) return REFUSED;
   switch (operation.op) {
     case 'insert':
-      return insertOperation(collection, data, now, id);
+      return {
+        kind: 'insert',
+        collection,
+        row: { id: id ?? nextId(), data: text!, createdAt: now, updatedAt: now },
+      };
     case 'get':
       return { kind: 'get', collection, id: id! };
     case 'update':
-      return replaceOperation(collection, id!, data, now);
+      return { kind: 'replace', collection, id: id!, data: text!, updatedAt: now };
     case 'patch':
-      return patchOperation(collection, id!, data, now);
+      return patchOperation(collection, id!, JSON.parse(text!), now);
     case 'delete':
       return { kind: 'delete', collection, id: id! };
   }
 }
-
 /** What one failed operation answers: the error the single-document route would have given. */
 function failureOf(
-  operation: BatchOperationInput,
+  operation: PlannedOperation,
   result: Extract<OperationResult, { ok: false }>,
-  violation: Violation | undefined,
 ): { status: number; error: ApiError } {
+  const violation: Violation | undefined = operation.violation;
   const error =
     result.reason === 'refused'
       ? new ApiError(violation!.code, violation!.message, violation!.details)
@@ -53,38 +49,36 @@ function failureOf(
 }
 
 /** The JSON text of one result, composed around the stored document's text without parsing it again. */
-function resultText(
-  index: number,
-  operation: BatchOperationInput,
-  result: OperationResult,
-  violation: Violation | undefined,
-): string {
+function resultText(index: number, operation: PlannedOperation, result: OperationResult): string {
   if (result.ok) {
     const status = batchOperationRoute(operation.op).success.status;
     return `{"index":${index},"status":${status},"data":${result.body}}`;
   }
-  const { status, error } = failureOf(operation, result, violation);
+  const { status, error } = failureOf(operation, result);
   const body = { error: error.message, code: error.code, details: error.details };
   return `{"index":${index},"status":${status},"error":${JSON.stringify(body)}}`;
 }
 
 /** The batch route: up to 1000 document operations, each on its own or all in one transaction. */
 export class BatchService {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly planner: BatchPlanner,
+  ) {}
 
   /**
-   * Runs a batch body for a caller holding the `granted` (effective) scopes: 200 with one result per
+   * Runs a batch body (its JSON text) for a caller holding the `granted` (effective) scopes: 200 with one result per
    * operation, 400 `invalid_batch`, 403 `insufficient_scope` before anything runs, or 409 `transaction_aborted`.
    */
   async run(
     clusterId: string,
-    body: unknown,
+    raw: string,
     granted: ReadonlySet<string>,
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
-    const request = parseBatchRequest(body);
-    if ('code' in request) throw new ApiError(request.code, request.message, request.details);
-    const { operations, transaction } = request;
+    const plan = await this.planner.plan(raw);
+    if (!plan.ok) throw planError(plan);
+    const { operations, transaction } = plan;
     const missing = missingBatchScope(operations, granted);
     if (missing) {
       const { index, required } = missing;
@@ -98,13 +92,10 @@ export class BatchService {
     if (earlier) return earlier;
 
     const now = new Date().toISOString();
-    const violations = operations.map(checkBatchOperation);
-    const planned = operations.map((operation, i) => (violations[i] ? REFUSED : toStorage(operation, now)));
+    const planned = operations.map((operation) => toStorage(operation, now));
     let text: string | undefined;
     const compose = (results: readonly OperationResult[]) => {
-      const parts = results.map((result, i) =>
-        resultText(i, operations[i]!, result, violations[i] ?? undefined),
-      );
+      const parts = results.map((result, i) => resultText(i, operations[i]!, result));
       text = `{"results":[${parts.join(',')}],"transaction":${transaction}}`;
       return text;
     };
@@ -117,11 +108,7 @@ export class BatchService {
     if (outcome.reason === 'idempotency_race') return replayAfterRace(this.storage, idem!);
     const { index } = outcome;
     const operation = operations[index]!;
-    const failure = failureOf(
-      operation,
-      outcome.result as Extract<OperationResult, { ok: false }>,
-      violations[index] ?? undefined,
-    );
+    const failure = failureOf(operation, outcome.result as Extract<OperationResult, { ok: false }>);
     throw new ApiError(
       'transaction_aborted',
       `Transaction aborted: operation ${index} (${operation.op}) failed with ${failure.status} ${failure.error.code}: ${failure.error.message}. Nothing was applied`,

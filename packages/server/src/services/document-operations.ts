@@ -2,18 +2,12 @@ import { isJsonObject, type JsonObject, mergePatch } from '@dataplatform/contrac
 import { monotonicFactory } from 'ulid';
 import { ApiError } from '../http/errors.js';
 import type { DocumentOperation } from '../storage/types.js';
+import { fieldsText } from './document-text.js';
 
 /** Makes document ids: ULIDs, monotonic within the process so they sort by creation. */
 export const nextId = monotonicFactory();
 
 type Operation<K extends DocumentOperation['kind']> = Extract<DocumentOperation, { kind: K }>;
-
-/** Serializes the caller's fields without `_id`. */
-function fieldsText(body: JsonObject): string {
-  if (!('_id' in body)) return JSON.stringify(body);
-  const { _id, ...rest } = body;
-  return JSON.stringify(rest);
-}
 
 /** Stores a checked create body; its `_id`, else `id`, else a new id names the document. */
 export function insertOperation(

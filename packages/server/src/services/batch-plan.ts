@@ -1,0 +1,81 @@
+import {
+  type BatchOperationKind,
+  checkBatchOperation,
+  type JsonObject,
+  parseBatchRequest,
+  type Violation,
+} from '@dataplatform/contract';
+import { ApiError } from '../http/errors.js';
+import { parseJsonText } from '../http/json-text.js';
+import { fieldsText } from './document-text.js';
+
+/**
+ * One operation of a batch once checked, as plain data that can cross threads: the JSON text to store is made
+ * here, so the thread that writes never parses or serializes a document.
+ */
+export interface PlannedOperation {
+  op: BatchOperationKind;
+  collection: string;
+  /** The document id: the operation's `id`, or on insert `data._id` (a new id is given later when neither). */
+  id?: string;
+  /**
+   * insert: the caller's fields without `_id`; update: the new fields; patch: the merge patch. JSON text.
+   * Absent for get and delete.
+   */
+  text?: string;
+  /** Why the operation fails on its own (a bad collection name, id or body), as the single route would say. */
+  violation?: Violation;
+}
+
+/** A checked batch, or the error that refuses it as a whole. */
+export type BatchPlan =
+  | { ok: true; operations: PlannedOperation[]; transaction: boolean }
+  | { ok: false; error: Violation };
+
+function planned(operation: {
+  op: BatchOperationKind;
+  collection: string;
+  id?: string;
+  data?: JsonObject;
+}): PlannedOperation {
+  const { op, collection, id, data } = operation;
+  const violation = checkBatchOperation(operation);
+  if (violation) return { op, collection, id, violation };
+  switch (op) {
+    case 'insert':
+      return {
+        op,
+        collection,
+        id: typeof data!._id === 'string' ? data!._id : id,
+        text: fieldsText(data!),
+      };
+    case 'update':
+    case 'patch':
+      return { op, collection, id, text: JSON.stringify(data) };
+    case 'get':
+    case 'delete':
+      return { op, collection, id };
+  }
+}
+
+/** Parses and checks a batch body's text: 400 `invalid_json` or `invalid_batch` for the whole, else the plan. */
+export function planBatch(raw: string): BatchPlan {
+  let body: unknown;
+  try {
+    body = parseJsonText(raw);
+  } catch (error) {
+    const { code, message } = error as ApiError;
+    return { ok: false, error: { code, message } };
+  }
+  const request = parseBatchRequest(body);
+  if ('code' in request) return { ok: false, error: request };
+  const operations = request.operations.map((operation) =>
+    planned(operation as Parameters<typeof planned>[0]),
+  );
+  return { ok: true, operations, transaction: request.transaction };
+}
+
+/** The error of a refused plan, to throw. */
+export function planError(plan: Extract<BatchPlan, { ok: false }>): ApiError {
+  return new ApiError(plan.error.code, plan.error.message, plan.error.details);
+}

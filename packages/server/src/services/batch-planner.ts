@@ -1,0 +1,79 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type BatchPlan, planBatch } from './batch-plan.js';
+
+/**
+ * Bodies from this size up are planned on the planner's thread. Below it the hop between threads costs more
+ * than the parse it saves; above it (about 200 ordinary documents) the parse is most of a batch's CPU time.
+ */
+export const PLAN_OFF_THREAD_FROM = 64 * 1024;
+
+type Waiter = { resolve: (plan: BatchPlan) => void; reject: (error: Error) => void };
+
+/**
+ * Turns batch bodies into plans. A large body is parsed, checked and serialized on a worker thread, so on a
+ * machine with two cores the event loop writes one batch to storage while the next is being parsed: batches run
+ * at the speed of the storage engine rather than of JSON.parse. The thread starts on first use.
+ */
+export class BatchPlanner {
+  private worker: Promise<Worker> | undefined;
+  private nextId = 0;
+  private readonly waiting = new Map<number, Waiter>();
+
+  constructor(private readonly offThreadFrom = PLAN_OFF_THREAD_FROM) {}
+
+  async plan(raw: string): Promise<BatchPlan> {
+    if (raw.length < this.offThreadFrom) return planBatch(raw);
+    this.worker ??= this.start();
+    const worker = await this.worker;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, raw });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await (await worker)?.terminate();
+  }
+
+  private async start(): Promise<Worker> {
+    const worker = await startWorker();
+    worker.unref();
+    worker.on('message', ({ id, plan }: { id: number; plan: BatchPlan }) => {
+      const waiter = this.waiting.get(id);
+      this.waiting.delete(id);
+      waiter?.resolve(plan);
+    });
+    // A planner that died fails the batches it held; the next large batch starts a new one.
+    const fail = (error: Error) => {
+      this.worker = undefined;
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`batch planner thread exited with code ${code}`)));
+    return worker;
+  }
+}
+
+// Built, the worker's script is a .js file next to this one. Run from source (tests, `pnpm dev`) it is TypeScript,
+// which a worker thread of Node 20 cannot load through the parent's loader: it is bundled in memory instead.
+const fromSource = import.meta.url.endsWith('.ts');
+
+async function startWorker(): Promise<Worker> {
+  if (!fromSource) return new Worker(new URL('./batch-plan-worker.js', import.meta.url));
+  const { build } = await import('esbuild');
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('./batch-plan-worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    conditions: ['@dataplatform/source'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return new Worker(bundled.outputFiles[0]!.text, { eval: true });
+}
