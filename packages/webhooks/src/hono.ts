@@ -1,0 +1,42 @@
+/**
+ * Hono middleware that verifies deliveries on the raw body, with Web Crypto, in every runtime Hono runs on.
+ * @module
+ */
+import type { MiddlewareHandler } from 'hono';
+import { parsePayload, refusal, type VerifiedWebhook, type WebhookAdapterOptions } from './adapter.js';
+import { verifyAsync } from './web-crypto.js';
+
+export type { VerifiedWebhook, WebhookAdapterOptions } from './adapter.js';
+
+/** The variables `webhookMiddleware` sets: `c.get('webhook')`. */
+export interface WebhookVariables<TPayload = unknown> {
+  webhook: VerifiedWebhook<TPayload>;
+}
+
+/**
+ * Verifies a delivery before the route runs, on the body's bytes (`c.req.arrayBuffer()`, which Hono caches, so
+ * the route can still read the body). `c.get('webhook')` then holds the verified delivery. A refused delivery is
+ * answered 400 `{ error, code }`.
+ *
+ * @example
+ * app.post('/webhooks', webhookMiddleware<DataPlatformEvent>({ secret: env.WEBHOOK_SECRET }), (c) => {
+ *   const { payload } = c.get('webhook');
+ *   return c.body(null, 204);
+ * });
+ */
+export function webhookMiddleware<TPayload = unknown>(
+  options: WebhookAdapterOptions,
+): MiddlewareHandler<{ Variables: WebhookVariables<TPayload> }> {
+  return async (c, next) => {
+    const rawBody = new Uint8Array(await c.req.arrayBuffer());
+    let payload: TPayload;
+    try {
+      await verifyAsync(rawBody, c.req.raw.headers, options.secret, options);
+      payload = parsePayload(rawBody) as TPayload;
+    } catch (error) {
+      return c.json(refusal(error, options), 400);
+    }
+    c.set('webhook', { payload, rawBody });
+    await next();
+  };
+}
