@@ -40,8 +40,11 @@ export function parsePayload(rawBody: Uint8Array): unknown {
  * What a refused delivery is answered with: 400 and `{ error, code }`. An error that is not a verification
  * failure (e.g. a TypeError from a wrong secret option) is a bug of the receiver and is thrown on.
  */
-export function refusal(error: unknown, options: WebhookAdapterOptions): { error: string; code: string } {
+export function refusal(
+  error: unknown,
+  onFailure: WebhookAdapterOptions['onFailure'],
+): { error: string; code: string } {
   if (!(error instanceof WebhookVerificationError)) throw error;
-  options.onFailure?.(error);
+  onFailure?.(error);
   return { error: error.message, code: error.code };
 }

@@ -21,10 +21,10 @@ export interface ExpressWebhookOptions extends WebhookAdapterOptions {
 }
 
 /** The request after `webhookMiddleware`: `webhook` holds the verified delivery and `body` its payload. */
-export interface WebhookRequest<TPayload = unknown> extends IncomingMessage {
+export type WebhookRequest<TPayload = unknown> = IncomingMessage & {
   webhook: VerifiedWebhook<TPayload>;
   body: TPayload;
-}
+};
 
 type Request = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
@@ -51,7 +51,7 @@ export function webhookMiddleware(options: ExpressWebhookOptions) {
           verify(rawBody, req.headers, options.secret, options);
           payload = parsePayload(rawBody);
         } catch (error) {
-          return answer(res, 400, refusal(error, options));
+          return answer(res, 400, refusal(error, options.onFailure));
         }
         Object.assign(req, { webhook: { payload, rawBody }, body: payload });
         next();

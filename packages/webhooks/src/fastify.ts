@@ -57,7 +57,7 @@ export const webhookPlugin: FastifyPluginCallback<FastifyWebhookOptions> = (scop
       request.webhook = { payload, rawBody };
       request.body = payload;
     } catch (error) {
-      return reply.code(400).send(refusal(error, options));
+      return reply.code(400).send(refusal(error, options.onFailure));
     }
   });
   done();

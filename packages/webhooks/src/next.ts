@@ -35,7 +35,7 @@ export function webhookHandler<TPayload = unknown, TContext = unknown>(
       await verifyAsync(rawBody, request.headers, options.secret, options);
       payload = parsePayload(rawBody) as TPayload;
     } catch (error) {
-      return Response.json(refusal(error, options), { status: 400 });
+      return Response.json(refusal(error, options.onFailure), { status: 400 });
     }
     return handler({ payload, rawBody }, request, context);
   };

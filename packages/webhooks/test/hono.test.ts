@@ -44,3 +44,23 @@ describe('webhookMiddleware on Hono', () => {
     expect(await res.json()).toMatchObject({ code: 'invalid_signature' });
   });
 });
+
+describe('webhookMiddleware with the secret from the context', () => {
+  // As on Cloudflare Workers, where the secret is a binding known per request.
+  const workers = new Hono<{ Bindings: { WEBHOOK_SECRET: string } }>();
+  workers.post('/webhooks', webhookMiddleware({ secret: (c) => c.env.WEBHOOK_SECRET }), (c) =>
+    c.json(c.get('webhook').payload),
+  );
+
+  it('reads the secret for each request', async () => {
+    const { body, headers } = delivery();
+    const init = { method: 'POST', body, headers: headers as Record<string, string> };
+    const accepted = await workers.request('/webhooks', init, { WEBHOOK_SECRET: SECRET });
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual(JSON.parse(FORMATTED_BODY));
+    const refused = await workers.request('/webhooks', init, {
+      WEBHOOK_SECRET: 'whsec_9d8bUzR2kCNd0AgfjW8YbB2wBzu3RryP',
+    });
+    expect(refused.status).toBe(400);
+  });
+});
