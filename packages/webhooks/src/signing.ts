@@ -13,10 +13,11 @@ export interface SignOptions {
 }
 
 /**
- * Every header of a signed delivery, with lower-case names. The Standard Webhooks trio is left out when no
- * secret is `whsec_` + base64 (see `verify`).
+ * Every header of a signed delivery, with lower-case names; spreads into `fetch`'s headers as it is. The
+ * Standard Webhooks trio is left out when no secret is `whsec_` + base64 (see `verify`).
  */
-export interface WebhookHeaders {
+// A type rather than an interface: only a type is assignable to Record<string, string> (fetch's HeadersInit).
+export type WebhookHeaders = {
   'x-webhook-signature': string;
   'x-webhook-id': string;
   'x-webhook-timestamp': string;
@@ -24,8 +25,7 @@ export interface WebhookHeaders {
   'webhook-id'?: string;
   'webhook-timestamp'?: string;
   'webhook-signature'?: string;
-  [name: string]: string | undefined;
-}
+};
 
 /** What a signature covers besides the body, resolved from the options. */
 export interface SigningInput {
