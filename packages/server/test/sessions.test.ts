@@ -221,11 +221,12 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL', () => {
   beforeAll(async () => {
     const database = await createTestDatabase();
     const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'dataplatform-sessions-')));
-    [a, b] = await Promise.all(
+    const servers = await Promise.all(
       dirs.map((dataDir) =>
         startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: database.url }),
       ),
     );
+    [a, b] = servers as [RunningServer, RunningServer];
     cleanup = async () => {
       await Promise.all([a?.close(), b?.close()]);
       await database.drop();
