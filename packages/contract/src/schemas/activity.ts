@@ -42,3 +42,6 @@ export const ActivityQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
   skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Entries to skip' }),
 });
+
+/** An entry of the activity log. */
+export type ActivityEntry = z.infer<typeof ActivityEntry>;

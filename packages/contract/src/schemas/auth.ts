@@ -93,3 +93,18 @@ export const PasswordReset = z
 export const PlanChoiceRequest = z
   .object({ plan: z.enum(PLANS) })
   .meta({ id: 'PlanChoiceRequest', description: 'The plan to switch the billing account to.' });
+
+/** Body of sign-up. */
+export type SignUpRequest = z.input<typeof SignUpRequest>;
+/** Body of sign-in. */
+export type SignInRequest = z.input<typeof SignInRequest>;
+/** Answer of sign-up and sign-in. */
+export type AuthSession = z.infer<typeof AuthSession>;
+/** Answer of `GET /api/auth/me`. */
+export type CurrentSession = z.infer<typeof CurrentSession>;
+/** Answer of logout and logout-all. */
+export type LoggedOut = z.infer<typeof LoggedOut>;
+/** Answer of forgot-password. */
+export type ResetRequested = z.infer<typeof ResetRequested>;
+/** Answer of reset-password. */
+export type PasswordReset = z.infer<typeof PasswordReset>;

@@ -26,3 +26,6 @@ export const IpAllowlist = z
     description:
       'Addresses and CIDR ranges allowed to reach the profile, the API-key routes and this setting; empty means any.',
   });
+
+/** The IP allowlist as the API answers it. */
+export type IpAllowlist = z.infer<typeof IpAllowlist>;
