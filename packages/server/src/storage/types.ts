@@ -302,6 +302,8 @@ export interface SessionStore {
   ): Promise<{ rows: ActivityRecord[]; total: number }>;
   /** True when the user has signed up or signed in from this address before. */
   hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
+  /** Deletes sessions that expired or were ended, and reset tokens that expired, before `before`; returns how many. */
+  purgeEnded(before: string): Promise<number>;
 }
 
 /** Secrets the server makes for itself and every instance must share, such as the session signing key. */

@@ -116,6 +116,13 @@ export class PostgresSessions implements SessionStore {
       WHERE user_id = ${userId} AND ip = ${ip} AND action IN ('signup', 'signin') LIMIT 1`;
     return rows.length > 0;
   }
+
+  async purgeEnded(before: string): Promise<number> {
+    const sessions = await this
+      .sql`DELETE FROM sessions WHERE expires_at < ${before} OR revoked_at < ${before}`;
+    const resets = await this.sql`DELETE FROM password_resets WHERE expires_at < ${before}`;
+    return sessions.count + resets.count;
+  }
 }
 
 async function insertActivity(sql: Sql, e: ActivityRecord): Promise<void> {

@@ -67,6 +67,8 @@ export class SqliteSessions implements SessionStore {
       activityCount: db.prepare<[string], { n: number }>(
         'SELECT COUNT(*) AS n FROM activity_log WHERE user_id = ?',
       ),
+      purgeSessions: db.prepare('DELETE FROM sessions WHERE expires_at < @before OR revoked_at < @before'),
+      purgeResets: db.prepare('DELETE FROM password_resets WHERE expires_at < @before'),
       signedInFrom: db.prepare<[string, string], { one: number }>(
         "SELECT 1 AS one FROM activity_log WHERE user_id = ? AND ip = ? AND action IN ('signup', 'signin') LIMIT 1",
       ),
@@ -139,6 +141,12 @@ export class SqliteSessions implements SessionStore {
 
   async hasSignedInFrom(userId: string, ip: string): Promise<boolean> {
     return this.stmt.signedInFrom.get(userId, ip) !== undefined;
+  }
+
+  async purgeEnded(before: string): Promise<number> {
+    return this.db.transaction(
+      () => this.stmt.purgeSessions.run({ before }).changes + this.stmt.purgeResets.run({ before }).changes,
+    )();
   }
 
   private insertActivity(entry: ActivityRecord): void {
