@@ -75,6 +75,22 @@ forEachEngine(
         expect((await signIn(newAddress(), user.email, user.password)).status).toBe(200);
       });
 
+      it('counts password-reset attempts against the sign-in limit', async () => {
+        const ip = newAddress();
+        for (let i = 0; i < limits.signinsPerMinute; i++) {
+          const res = await post('/api/auth/reset-password', ip, {
+            token: `guess-${i}`,
+            password: 'guessing long password',
+          });
+          await expectError(res, 400, 'validation_error');
+        }
+        const refused = await post('/api/auth/reset-password', ip, {
+          token: 'guess-x',
+          password: 'guessing long password',
+        });
+        await expectError(refused, 429, 'rate_limited');
+      });
+
       it('allows the configured reset requests an hour, then answers 429', async () => {
         const ip = newAddress();
         for (let i = 0; i < limits.resetRequestsPerHour; i++) {

@@ -113,12 +113,12 @@ export const authRoutes = [
     tag,
     summary: 'Complete a password reset',
     description:
-      'Sets the new password with the token from the reset e-mail, ends every session of the user and clears their IP allowlist (so a changed address never locks anyone out for good). An unknown, used or expired token is 400 `validation_error` on the field `token`.',
+      'Sets the new password with the token from the reset e-mail, ends every session of the user and clears their IP allowlist (so a changed address never locks anyone out for good). An unknown, used or expired token is 400 `validation_error` on the field `token`. Attempts count against the per-address sign-in limit.',
     auth: 'public',
     scopes: [],
     body: ResetPasswordRequest,
     success: { status: 200, description: 'The password is changed', schema: PasswordReset },
-    errors: ['validation_error', 'invalid_json', 'invalid_body'],
+    errors: ['validation_error', 'invalid_json', 'invalid_body', 'rate_limited'],
   },
   {
     id: 'auth.planChoice',
