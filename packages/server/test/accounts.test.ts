@@ -67,18 +67,30 @@ forEachEngine((server) => {
       expect(body.details.field).toBe(field);
     });
 
-    it('answers 400 invalid_body for a body that is not an object and invalid_json for malformed JSON', async () => {
-      await expectError(
-        await t.call('POST', '/api/auth/signup', { key: null, body: '[1]' }),
-        400,
-        'invalid_body',
-      );
-      await expectError(
-        await t.call('POST', '/api/auth/signup', { key: null, body: '{"a":' }),
-        400,
-        'invalid_json',
-      );
-    });
+    it.each([
+      ['POST', '/api/auth/signup'],
+      ['POST', '/api/auth/signin'],
+      ['POST', '/api/auth/forgot-password'],
+      ['POST', '/api/auth/reset-password'],
+      ['POST', '/api/auth/plan-choice'],
+      ['PUT', '/api/settings/ip-allowlist'],
+    ])(
+      '%s %s answers 400 invalid_body for a non-object body and invalid_json for malformed JSON',
+      async (method, path) => {
+        const { token } = await signUp(t);
+        const headers = bearer(token);
+        await expectError(
+          await t.call(method, path, { key: null, headers, body: '[1]' }),
+          400,
+          'invalid_body',
+        );
+        await expectError(
+          await t.call(method, path, { key: null, headers, body: '{"a":' }),
+          400,
+          'invalid_json',
+        );
+      },
+    );
   });
 
   describe('sign-in', () => {

@@ -98,6 +98,14 @@ export async function startTestServer(
     databaseUrl: database?.url,
     redisUrl: options.redisUrl,
     logLevel: 'warn',
+    // Suites sign many users up and in from one address; the per-address limits have their own suite.
+    authLimits: {
+      signinsPerMinute: 1000,
+      signupsPerHour: 1000,
+      resetRequestsPerHour: 1000,
+      lockAfterFailures: 10,
+      lockMinutes: 15,
+    },
     ...options.config,
   });
   const dev = server.devAccount;

@@ -138,14 +138,6 @@ forEachEngine(
   {
     smtpUrl: sink.url,
     appUrl: 'http://app.test',
-    // This suite is about the mail, not the per-address limit (tested in auth-limits.test.ts).
-    authLimits: {
-      signinsPerMinute: 1000,
-      signupsPerHour: 1000,
-      resetRequestsPerHour: 1000,
-      lockAfterFailures: 10,
-      lockMinutes: 15,
-    },
   },
 );
 
