@@ -69,7 +69,8 @@ export const errorCodes = {
   forbidden: {
     status: 403,
     message: 'Forbidden',
-    description: 'The credential may not perform this operation.',
+    description:
+      'The credential may not perform this operation, such as a session token naming a cluster (`X-Cluster-Id`) its user does not own.',
   },
   not_found: {
     status: 404,
@@ -100,7 +101,8 @@ export const errorCodes = {
   rate_limited: {
     status: 429,
     message: 'Rate limit exceeded',
-    description: 'The key used up its requests for this minute; retry after the `Retry-After` seconds.',
+    description:
+      'The key or user used up its requests for this minute, or the client address its sign-ins, sign-ups or reset requests, or the sign-in of this e-mail from this address is locked after repeated failures; retry after the `Retry-After` seconds.',
   },
   internal_error: {
     status: 500,

@@ -9,6 +9,11 @@ export const HEADERS = {
   rateLimitRemaining: { name: 'RateLimit-Remaining', description: 'Requests left in the current window.' },
   rateLimitReset: { name: 'RateLimit-Reset', description: 'Seconds until the window resets.' },
   retryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.' },
+  clusterId: {
+    name: 'X-Cluster-Id',
+    description:
+      'With a session token on a data route: the cluster to act on (one the user owns); the default cluster when left out.',
+  },
   idempotencyKey: {
     name: 'Idempotency-Key',
     description:

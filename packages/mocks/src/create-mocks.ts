@@ -1,5 +1,6 @@
-import { type RouteDefinition, routes } from '@dataplatform/contract';
+import { effectiveScopes, type RouteDefinition, routes, SCOPES } from '@dataplatform/contract';
 import { http, type RequestHandler } from 'msw';
+import { AccountModel, type MockClient, type MockMail, type MockSession } from './accounts.js';
 import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './answers.js';
 import type { Operation } from './document-operations.js';
 import { DocumentStore } from './document-store.js';
@@ -7,7 +8,7 @@ import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
 import { type AddKeyOptions, KeyRing, MOCK_API_KEY } from './keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
-import { parseJsonBody, parseParams, parseQuery, readBodyText } from './request-input.js';
+import { parseJsonBody, parseParams, parseQuery, parseSchemaBody, readBodyText } from './request-input.js';
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -28,12 +29,46 @@ export interface DataPlatformMocks {
   addKey(options: AddKeyOptions): string;
   /** The documents and idempotency records the handlers read and write. */
   store: MockStore;
+  /** Copies of the e-mail the mock server sent (password-reset links, with `resetToken`), oldest first. */
+  outbox(): MockMail[];
 }
 
 interface MockState {
   keys: KeyRing;
   documents: DocumentStore;
   ledger: IdempotencyLedger;
+  accounts: AccountModel;
+}
+
+const EVERY_SCOPE = effectiveScopes(SCOPES);
+
+/** A bearer value that is not an API key, when no X-API-Key is sent: a session token. */
+function sessionTokenOf(request: Request): string | null {
+  if (request.headers.has('x-api-key')) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization')?.trim() ?? '');
+  return match?.[1] && !match[1].startsWith('svc_') ? match[1] : null;
+}
+
+/** The client address as the server behind a trusted proxy sees it: the first X-Forwarded-For entry. */
+function clientOf(request: Request): MockClient {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+  return { ip: forwarded || '127.0.0.1', userAgent: request.headers.get('user-agent') };
+}
+
+/**
+ * The credential checks of the server: public routes need none, account routes a session token (API keys are
+ * refused), data routes an API key with the scope or a session token (which holds every scope).
+ */
+function authorize(
+  request: Request,
+  route: RouteDefinition,
+  state: MockState,
+): { scopes: ReadonlySet<string>; session: MockSession | null } {
+  if (route.auth === 'public') return { scopes: new Set(), session: null };
+  const token = sessionTokenOf(request);
+  if (token === null) return { scopes: state.keys.authorize(request, route), session: null };
+  const session = state.accounts.verify(token);
+  return { scopes: route.auth === 'data' ? EVERY_SCOPE : new Set(), session };
 }
 
 function operationFor(route: RouteDefinition): Operation {
@@ -63,13 +98,16 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       throw error; // a bug in the mocks: let MSW report it rather than disguise it as an API error
     };
     // Everything after the body is read runs synchronously, so lookup and record of an idempotency key cannot interleave.
-    const run = (bodyText: string, scopes: ReadonlySet<string>): Answer => {
+    const run = (bodyText: string, scopes: ReadonlySet<string>, session: MockSession | null): Answer => {
       try {
+        const json = route.body ? parseJsonBody(bodyText) : undefined;
+        const isAccountRoute = route.auth !== 'data';
         const input = {
           params: parseParams(route, params),
           query: parseQuery(route, new URL(request.url)),
-          body: route.body ? parseJsonBody(bodyText) : undefined,
+          body: isAccountRoute ? parseSchemaBody(route, json) : json,
           scopes,
+          account: { model: state.accounts, session, client: clientOf(request) },
         };
         return operation(input, state.documents);
       } catch (error) {
@@ -79,10 +117,10 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
 
     try {
       // Authentication and authorization come before any validation, as on the server.
-      const scopes = state.keys.authorize(request, route);
+      const { scopes, session } = authorize(request, route, state);
       const bodyText = await readBodyText(request, route);
       const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
-      if (!idempotencyKey) return toResponse(run(bodyText, scopes), requestId);
+      if (!idempotencyKey) return toResponse(run(bodyText, scopes, session), requestId);
 
       const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
       const seen = state.ledger.lookup(idempotencyKey, fingerprint);
@@ -90,7 +128,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       if (seen.kind === 'replay') {
         return toResponse(seen.answer, requestId, { 'Idempotent-Replayed': 'true' });
       }
-      const answer = run(bodyText, scopes);
+      const answer = run(bodyText, scopes, session);
       if (isRecordable(answer)) state.ledger.record(idempotencyKey, fingerprint, answer);
       return toResponse(answer, requestId);
     } catch (error) {
@@ -117,12 +155,14 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     keys: new KeyRing(),
     documents: new DocumentStore(),
     ledger: new IdempotencyLedger(),
+    accounts: new AccountModel(),
   };
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
     apiKey: MOCK_API_KEY,
     addKey: (keyOptions) => state.keys.add(keyOptions),
-    store: createMockStore(state.documents, state.ledger),
+    store: createMockStore(state.documents, state.ledger, state.accounts),
+    outbox: () => state.accounts.outbox(),
   };
 }

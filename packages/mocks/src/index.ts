@@ -6,6 +6,7 @@
 import type { RequestHandler } from 'msw';
 import { createDataPlatformMocks } from './create-mocks.js';
 
+export type { MockMail } from './accounts.js';
 export {
   createDataPlatformMocks,
   type DataPlatformMocks,

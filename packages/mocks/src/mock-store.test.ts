@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { AccountModel } from './accounts.js';
 import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { createMockStore } from './mock-store.js';
 
 function makeStore() {
   const ledger = new IdempotencyLedger();
-  return { store: createMockStore(new DocumentStore(), ledger), ledger };
+  return { store: createMockStore(new DocumentStore(), ledger, new AccountModel()), ledger };
 }
 
 describe('MockStore', () => {

@@ -4,12 +4,13 @@ import {
   isJsonObject,
   type StoredDocument,
 } from '@dataplatform/contract';
+import type { AccountModel } from './accounts.js';
 import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
 
 /** The in-memory model behind the handlers, for arranging and inspecting a test. */
 export interface MockStore {
-  /** Forgets every document and every recorded idempotent answer; added API keys stay valid. */
+  /** Forgets every document, every recorded idempotent answer, every user and session; added API keys stay valid. */
   reset(): void;
   /** A copy of a collection's documents in `_id` order; `[]` for a collection never written. */
   collection(name: string): StoredDocument[];
@@ -35,12 +36,17 @@ function timestampOf(doc: Record<string, unknown>, field: '_createdAt' | '_updat
   return value;
 }
 
-/** Wraps the document store and the idempotency ledger in the facade tests use. */
-export function createMockStore(documents: DocumentStore, ledger: IdempotencyLedger): MockStore {
+/** Wraps the document store, the idempotency ledger and the accounts in the facade tests use. */
+export function createMockStore(
+  documents: DocumentStore,
+  ledger: IdempotencyLedger,
+  accounts: AccountModel,
+): MockStore {
   return {
     reset() {
       documents.clear();
       ledger.clear();
+      accounts.clear();
     },
     collection(name) {
       return copy(documents.list(name));

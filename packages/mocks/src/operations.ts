@@ -1,4 +1,5 @@
 import type { RouteId } from '@dataplatform/contract';
+import { accountOperations } from './account-operations.js';
 import { batchOperations } from './batch-operation.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { sqlOperations } from './sql-operation.js';
@@ -11,4 +12,5 @@ export const operations: Record<RouteId, Operation> = {
   ...documentOperations,
   ...batchOperations,
   ...sqlOperations,
+  ...accountOperations,
 };

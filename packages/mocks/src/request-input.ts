@@ -1,4 +1,5 @@
-import { checkCollectionName, type RouteDefinition } from '@dataplatform/contract';
+import { checkCollectionName, isJsonObject, type RouteDefinition } from '@dataplatform/contract';
+import type { AccountModel, MockClient, MockSession } from './accounts.js';
 import { ApiError } from './answers.js';
 
 /** The server's default body limit (1 MiB; routes such as batch name their own); the mocks do not make it configurable. */
@@ -14,6 +15,16 @@ export interface OperationInput {
   body: unknown;
   /** The caller's effective scopes, for routes that check them per operation (batch). */
   scopes: ReadonlySet<string>;
+  /** For the account, settings and logs routes: the accounts, the caller's session and address. */
+  account?: AccountInput;
+}
+
+/** What an account route works with. */
+export interface AccountInput {
+  model: AccountModel;
+  /** The session of a route that needs one. */
+  session: MockSession | null;
+  client: MockClient;
 }
 
 interface SchemaIssue {
@@ -76,4 +87,13 @@ export function parseJsonBody(text: string): unknown {
   } catch (error) {
     throw new ApiError('invalid_json', `Malformed JSON body: ${(error as Error).message}`);
   }
+}
+
+/** Validates the body of a route whose body is not a document: a JSON object of the route's schema. */
+export function parseSchemaBody(route: RouteDefinition, body: unknown): unknown {
+  if (!route.body) return undefined;
+  if (!isJsonObject(body)) throw new ApiError('invalid_body', 'Body must be a JSON object');
+  const parsed = route.body.safeParse(body);
+  if (!parsed.success) throw validationError('body field', parsed.error.issues[0]);
+  return parsed.data;
 }

@@ -22,6 +22,36 @@ function pathOf(template: string): string {
   return template.replace('{collection}', 'routeCheck').replace('{id}', 'r1');
 }
 
+/** Signs a user up through the mocks and returns their session token and credentials. */
+async function signUp() {
+  const email = `route-check-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = 'route check password';
+  const result = await call('POST', '/api/auth/signup', { key: null, json: { email, password, name: 'R' } });
+  return { token: result.body.token as string, email, password };
+}
+
+/** Bodies of the account routes, made from a signed-up user (a reset token comes from the outbox). */
+async function accountBody(id: string, user: { email: string; password: string }): Promise<unknown> {
+  switch (id) {
+    case 'auth.signup':
+      return { email: `new-${user.email}`, password: 'another long password', name: 'New' };
+    case 'auth.signin':
+      return { email: user.email, password: user.password };
+    case 'auth.forgotPassword':
+      return { email: user.email };
+    case 'auth.resetPassword': {
+      await call('POST', '/api/auth/forgot-password', { key: null, json: { email: user.email } });
+      return { token: mocks.outbox().at(-1)!.resetToken, password: 'a fresh long password' };
+    }
+    case 'auth.planChoice':
+      return { plan: 'team' };
+    case 'settings.setIpAllowlist':
+      return { entries: ['127.0.0.1'] };
+    default:
+      return undefined;
+  }
+}
+
 describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
@@ -32,9 +62,17 @@ describe('the route table', () => {
     '%s answers its documented success status and schema',
     async (_id, route) => {
       mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
-      const result = await call(route.method, pathOf(route.path), {
-        json: route.body ? (SAMPLES[route.id]?.body ?? { n: 2 }) : undefined,
-      });
+      let result: Awaited<ReturnType<typeof call>>;
+      if (route.auth === 'data') {
+        result = await call(route.method, pathOf(route.path), {
+          json: route.body ? (SAMPLES[route.id]?.body ?? { n: 2 }) : undefined,
+        });
+      } else {
+        const user = await signUp();
+        const headers = route.auth === 'session' ? { Authorization: `Bearer ${user.token}` } : undefined;
+        const json = await accountBody(route.id, user);
+        result = await call(route.method, route.path, { key: null, json, headers });
+      }
       expect(result.status).toBe(route.success.status);
       const parsed = route.success.schema.safeParse(result.body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
@@ -42,7 +80,8 @@ describe('the route table', () => {
     },
   );
 
-  it.each(routes.map((route) => [route.id, route] as const))(
+  const dataRoutes = routes.filter((route) => route.auth === 'data');
+  it.each(dataRoutes.map((route) => [route.id, route] as const))(
     '%s asks for the scopes the contract names',
     async (_id, route) => {
       const key = mocks.addKey({ scopes: [] });
@@ -51,6 +90,16 @@ describe('the route table', () => {
       const result = await call(route.method, pathOf(route.path), { key, json });
       expect(result.status).toBe(403);
       expect(result.body.details).toMatchObject({ required: sample?.required ?? [...route.scopes] });
+    },
+  );
+
+  const sessionRoutes = routes.filter((route) => route.auth === 'session');
+  it.each(sessionRoutes.map((route) => [route.id, route] as const))(
+    '%s refuses API keys with 401 unauthorized, as the server does',
+    async (_id, route) => {
+      const result = await call(route.method, route.path, { json: route.body ? {} : undefined });
+      expect(result.status).toBe(401);
+      expect(result.body.code).toBe('unauthorized');
     },
   );
 });

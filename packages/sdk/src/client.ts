@@ -9,7 +9,10 @@ import { send } from './internal/send.js';
 import type { RawResponse, Transport } from './internal/transport.js';
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
+import { Auth } from './resources/auth.js';
 import { Data } from './resources/data.js';
+import { Logs } from './resources/logs.js';
+import { Settings } from './resources/settings.js';
 
 /** The base address used when neither the `baseUrl` option nor DATAPLATFORM_BASE_URL is set. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -18,7 +21,7 @@ export const DEFAULT_BASE_URL = 'http://localhost:5000';
 export interface ClientOptions {
   /** API key, sent as `X-API-Key` (default: DATAPLATFORM_API_KEY). */
   apiKey?: string | undefined;
-  /** Session token or API key, sent as `Authorization: Bearer` (default: DATAPLATFORM_TOKEN). */
+  /** Session token (from sign-in) or API key, sent as `Authorization: Bearer` (default: DATAPLATFORM_TOKEN). */
   token?: string | undefined;
   /** Server address (default: DATAPLATFORM_BASE_URL, else http://localhost:5000). */
   baseUrl?: string | undefined;
@@ -41,8 +44,6 @@ let onNode: boolean | undefined;
 export class DataPlatform {
   /** The API key in use, if any. */
   readonly apiKey: string | undefined;
-  /** The bearer token in use, if any. */
-  readonly token: string | undefined;
   /** The server address, without a trailing slash. */
   readonly baseUrl: string;
   /** Default per-attempt timeout in milliseconds. */
@@ -51,8 +52,15 @@ export class DataPlatform {
   readonly maxRetries: number;
   /** Documents in collections: `/api/v1/data/{collection}`. */
   readonly data: Data;
+  /** Accounts and sessions: `/api/auth/*`. */
+  readonly auth: Auth;
+  /** The activity log: `/api/logs/*`. */
+  readonly logs: Logs;
+  /** Account settings, such as the IP allowlist: `/api/settings/*`. */
+  readonly settings: Settings;
 
   readonly #options: ClientOptions;
+  #token: string | undefined;
   readonly #headers: Record<string, string>;
   readonly #origin: string;
   readonly #isDefaultBaseUrl: boolean;
@@ -62,7 +70,7 @@ export class DataPlatform {
   constructor(options: ClientOptions = {}) {
     this.#options = options;
     this.apiKey = options.apiKey ?? readEnv('DATAPLATFORM_API_KEY');
-    this.token = options.token ?? readEnv('DATAPLATFORM_TOKEN');
+    this.#token = options.token ?? readEnv('DATAPLATFORM_TOKEN');
     const baseUrl = options.baseUrl ?? readEnv('DATAPLATFORM_BASE_URL');
     this.#isDefaultBaseUrl = baseUrl === undefined;
     const url = parseURL(baseUrl ?? DEFAULT_BASE_URL);
@@ -80,14 +88,32 @@ export class DataPlatform {
     this.#fetch = options.fetch ? fetchTransport(options.fetch) : undefined;
     this.#headers = { accept: 'application/json' };
     if (this.apiKey) this.#headers['x-api-key'] = this.apiKey;
-    if (this.token) this.#headers.authorization = `Bearer ${this.token}`;
+    if (this.#token) this.#headers.authorization = `Bearer ${this.#token}`;
     applyHeaders(this.#headers, options.defaultHeaders);
     this.data = new Data(this);
+    this.auth = new Auth(this);
+    this.logs = new Logs(this);
+    this.settings = new Settings(this);
+  }
+
+  /** The bearer token in use, if any: the `token` option, or one stored by `auth.signIn(…, { storeToken: true })`. */
+  get token(): string | undefined {
+    return this.#token;
+  }
+
+  /**
+   * Sends `token` as `Authorization: Bearer` from now on; `undefined` stops sending one.
+   * @example client.setToken((await client.auth.signIn({ email, password })).token);
+   */
+  setToken(token: string | undefined): void {
+    this.#token = token;
+    if (token) this.#headers.authorization = `Bearer ${token}`;
+    else delete this.#headers.authorization;
   }
 
   /** A new client with these options changed, e.g. `client.withOptions({ timeout: 5_000 })`. */
   withOptions(options: ClientOptions): DataPlatform {
-    return new DataPlatform({ ...this.#options, ...options });
+    return new DataPlatform({ ...this.#options, token: this.#token, ...options });
   }
 
   /** GET a path under the base address, e.g. a route the SDK does not wrap yet. */
@@ -115,9 +141,21 @@ export class DataPlatform {
     return this.request('DELETE', path, options);
   }
 
-  /** Sends one call (with retries) and parses its JSON answer. */
-  request<T = unknown>(method: string, path: string, options: CallOptions = {}): APIPromise<T> {
-    return new APIPromise(this.#send(method, path, options), parseJSON as (raw: RawResponse) => T);
+  /** Sends one call (with retries) and parses its JSON answer; `onData` sees the parsed answer first. */
+  request<T = unknown>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+    onData?: (data: T) => void,
+  ): APIPromise<T> {
+    const parse = onData
+      ? (raw: RawResponse) => {
+          const data = parseJSON(raw) as T;
+          onData(data);
+          return data;
+        }
+      : (parseJSON as (raw: RawResponse) => T);
+    return new APIPromise(this.#send(method, path, options), parse);
   }
 
   /** GETs a list route and returns its first page, which can walk the later ones with the same options. */

@@ -5,14 +5,26 @@
  */
 
 export type {
+  ActivityEntry,
+  AuthSession,
+  BillingAccount,
   CollectionQuery,
+  CurrentSession,
   DeletedResponse,
   DocumentPage,
   ErrorCode,
   ErrorResponse,
+  IpAllowlist,
+  LoggedOut,
+  PasswordReset,
+  Plan,
+  ResetRequested,
+  SignInRequest,
+  SignUpRequest,
   SqlCondition,
   SqlResponse,
   StoredDocument,
+  User,
 } from '@dataplatform/contract';
 export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
@@ -36,6 +48,7 @@ export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+export { Auth, type SignInOptions } from './resources/auth.js';
 export type {
   BatchData,
   BatchError,
@@ -52,6 +65,7 @@ export {
   type ListParams,
   type MergePatch,
 } from './resources/data.js';
+export { Logs } from './resources/logs.js';
 export {
   type CompiledQuery,
   type FieldName,
@@ -59,3 +73,4 @@ export {
   type SqlParam,
   type WhereOperator,
 } from './resources/query.js';
+export { IpAllowlistSetting, Settings } from './resources/settings.js';

@@ -1,18 +1,30 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { AuthLimiter } from './auth/auth-limits.js';
 import { Authenticator } from './auth/authenticate.js';
+import { enforceIpAllowlist } from './auth/ip-allowlist.js';
 import { KeyRateLimiter } from './auth/rate-limit.js';
+import { SessionTokens } from './auth/session-tokens.js';
+import { Sessions } from './auth/sessions.js';
 import type { ServerConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBody } from './http/json-body.js';
 import { requestIdOf } from './http/request-id.js';
+import { createMailer } from './mail/mailer.js';
+import { registerAuth } from './routes/auth.js';
 import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerLogs } from './routes/logs.js';
+import { registerSettings } from './routes/settings.js';
 import { registerSql } from './routes/sql.js';
+import { AccountService } from './services/accounts.js';
+import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { DocumentService } from './services/documents.js';
+import { PasswordResetService } from './services/password-reset.js';
+import { SettingsService } from './services/settings.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
 
@@ -23,7 +35,15 @@ export async function buildApp(
   shared?: SharedState,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // Credentials never reach a log line, whatever a future log call passes in.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+        censor: '[redacted]',
+      },
+      ...(config.logStream ? { stream: config.logStream } : {}),
+    },
     // Per-request log lines cost a fifth of the throughput; failures are still logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     // One logger for every request instead of a child per request; failures log their request id themselves.
@@ -32,6 +52,8 @@ export async function buildApp(
     genReqId: requestIdOf,
     requestIdHeader: false,
     return503OnClosing: true,
+    // X-Forwarded-For names the client only when the request comes from a configured proxy.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -42,11 +64,46 @@ export async function buildApp(
   registerErrorHandling(app);
   registerHealth(app, storage);
   await registerDocs(app);
-  const auth = new Authenticator(storage, new KeyRateLimiter(shared?.redis));
+  const limiter = new KeyRateLimiter(shared?.redis);
+  const sessions = new Sessions(
+    storage,
+    await SessionTokens.load(config, storage),
+    limiter,
+    config.sessionTtlSeconds,
+  );
+  const auth = new Authenticator(storage, limiter, sessions);
   registerData(app, auth, new DocumentService(storage));
   registerSql(app, auth, storage);
   const planner = new BatchPlanner();
   app.addHook('onClose', () => planner.close());
   registerBatch(app, auth, new BatchService(storage, planner), config.batchBodyLimit);
+
+  // Dashboard and account routes: `sessions.requireSession` refuses API keys; `ipAllowlist` guards sensitive ones.
+  const requireSession = sessions.requireSession;
+  const ipAllowlist = enforceIpAllowlist(storage);
+  const authLimiter = new AuthLimiter(config.authLimits, shared?.redis);
+  const activity = new ActivityLog(storage);
+  const mailer = createMailer(config);
+  const resets = new PasswordResetService(storage, mailer, authLimiter, activity, app.log, () =>
+    (config.appUrl ?? ownUrl(app)).replace(/\/+$/, ''),
+  );
+  registerAuth(app, {
+    accounts: new AccountService(storage, sessions, authLimiter, activity),
+    resets,
+    requireSession,
+    ipAllowlist,
+  });
+  registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
+  registerLogs(app, activity, requireSession);
+  app.addHook('onClose', async () => {
+    await resets.drain();
+    mailer.close();
+  });
   return app;
+}
+
+/** The address this server listens on, as a base for links when DATAPLATFORM_APP_URL is not set. */
+function ownUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  return `http://localhost:${typeof address === 'object' && address ? address.port : 5000}`;
 }

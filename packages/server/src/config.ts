@@ -1,4 +1,14 @@
-import { BATCH_BODY_LIMIT } from '@dataplatform/contract';
+import { BATCH_BODY_LIMIT, parseAllowlistEntry } from '@dataplatform/contract';
+
+/** Per-address limits of the sign-in, sign-up and password-reset routes, and the lock after failed sign-ins. */
+export interface AuthLimits {
+  signinsPerMinute: number;
+  signupsPerHour: number;
+  resetRequestsPerHour: number;
+  /** Failed sign-ins in a row for one e-mail from one address that lock the pair. */
+  lockAfterFailures: number;
+  lockMinutes: number;
+}
 
 /** Settings of the reference server, read from the environment. */
 export interface ServerConfig {
@@ -22,6 +32,28 @@ export interface ServerConfig {
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** Bytes of the SQLite file mapped into memory for reads. */
   sqliteMmapSize: number;
+  /** Key that signs session tokens; required in production, else made once and kept in the database. */
+  sessionSecret: string | undefined;
+  /** Lifetime of a session in seconds. */
+  sessionTtlSeconds: number;
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; none by default. */
+  trustedProxies: string[];
+  /** SMTP server, `smtp://user:pass@host:port` or `smtps://…`; without it mail goes to `<data dir>/outbox.jsonl`. */
+  smtpUrl: string | undefined;
+  /** Sender of the server's e-mail. */
+  mailFrom: string;
+  /** Address of the web app that reset links point to; the server's own address when unset. */
+  appUrl: string | undefined;
+  authLimits: AuthLimits;
+  /** Where log lines go instead of standard output (for embedding and tests); not read from the environment. */
+  logStream?: { write(line: string): void };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -54,5 +86,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     sqliteSynchronous: synchronous,
     sqliteMmapSize: integer(env.DATAPLATFORM_SQLITE_MMAP_SIZE, 1024 ** 3, 'DATAPLATFORM_SQLITE_MMAP_SIZE'),
+    sessionSecret: env.DATAPLATFORM_SESSION_SECRET || undefined,
+    sessionTtlSeconds: integer(env.DATAPLATFORM_SESSION_TTL, 7 * 86_400, 'DATAPLATFORM_SESSION_TTL'),
+    trustedProxies: trustedProxies(env.DATAPLATFORM_TRUSTED_PROXIES),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.SMTP_FROM || 'dataplatform <no-reply@localhost>',
+    appUrl: env.DATAPLATFORM_APP_URL || undefined,
+    authLimits: {
+      signinsPerMinute: integer(env.DATAPLATFORM_SIGNIN_LIMIT, 30, 'DATAPLATFORM_SIGNIN_LIMIT'),
+      signupsPerHour: integer(env.DATAPLATFORM_SIGNUP_LIMIT, 20, 'DATAPLATFORM_SIGNUP_LIMIT'),
+      resetRequestsPerHour: integer(env.DATAPLATFORM_RESET_LIMIT, 5, 'DATAPLATFORM_RESET_LIMIT'),
+      lockAfterFailures: integer(
+        env.DATAPLATFORM_SIGNIN_LOCK_FAILURES,
+        10,
+        'DATAPLATFORM_SIGNIN_LOCK_FAILURES',
+      ),
+      lockMinutes: integer(env.DATAPLATFORM_SIGNIN_LOCK_MINUTES, 15, 'DATAPLATFORM_SIGNIN_LOCK_MINUTES'),
+    },
   };
+}
+
+function trustedProxies(value: string | undefined): string[] {
+  const entries = list(value);
+  const bad = entries.filter((entry) => parseAllowlistEntry(entry) === null);
+  if (bad.length > 0)
+    throw new Error(
+      `DATAPLATFORM_TRUSTED_PROXIES must list addresses or CIDR ranges, got "${bad.join('", "')}"`,
+    );
+  return entries;
 }

@@ -16,6 +16,12 @@ const TASKS: readonly Task[] = [
     run: (storage) =>
       storage.idempotency.purgeExpired(new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString()),
   },
+  {
+    // A day's grace: a token of a session ended yesterday still answers `session_expired`, not `unauthorized`.
+    name: 'purge-ended-sessions',
+    everyMs: 60 * 60 * 1000,
+    run: (storage) => storage.sessions.purgeEnded(new Date(Date.now() - 86_400_000).toISOString()),
+  },
 ];
 
 /**

@@ -9,6 +9,7 @@ import {
   type CreatedAccount,
   createAccountWithKey,
   type RunningServer,
+  type ServerConfig,
   startServer,
 } from '../src/index.js';
 
@@ -24,11 +25,14 @@ export function availableEngines(): Engine[] {
  * Runs the same tests once per engine, each with its own fresh server: `t()` is that server.
  * This is the engine matrix of the HTTP suites; the tests themselves are written once.
  */
-export function forEachEngine(body: (t: () => TestServer, engine: Engine) => void): void {
+export function forEachEngine(
+  body: (t: () => TestServer, engine: Engine) => void,
+  config: Partial<ServerConfig> = {},
+): void {
   describe.each(availableEngines())('on %s', (engine) => {
     let server: TestServer | undefined;
     beforeAll(async () => {
-      server = await startTestServer({ engine });
+      server = await startTestServer({ engine, config });
     }, 60_000);
     afterAll(() => server?.stop());
     body(() => server!, engine);
@@ -82,7 +86,7 @@ export interface TestServer {
 
 /** Starts a server on a fresh database of the given engine (SQLite in a temporary directory by default). */
 export async function startTestServer(
-  options: { engine?: Engine; redisUrl?: string } = {},
+  options: { engine?: Engine; redisUrl?: string; config?: Partial<ServerConfig> } = {},
 ): Promise<TestServer> {
   const engine = options.engine ?? 'sqlite';
   const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-test-'));
@@ -94,6 +98,15 @@ export async function startTestServer(
     databaseUrl: database?.url,
     redisUrl: options.redisUrl,
     logLevel: 'warn',
+    // Suites sign many users up and in from one address; the per-address limits have their own suite.
+    authLimits: {
+      signinsPerMinute: 1000,
+      signupsPerHour: 1000,
+      resetRequestsPerHour: 1000,
+      lockAfterFailures: 10,
+      lockMinutes: 15,
+    },
+    ...options.config,
   });
   const dev = server.devAccount;
   if (!dev) throw new Error('startTestServer needs a fresh data directory for the development account');
@@ -129,4 +142,40 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+let signUps = 0;
+
+/** A signed-up user: their session token and user object, and the password they signed up with. */
+export interface SignedUp {
+  token: string;
+  user: { _id: string; email: string; name: string; createdAt: string };
+  email: string;
+  password: string;
+}
+
+/**
+ * Signs a new user up through `POST /api/auth/signup` (a fresh e-mail each call unless given) and returns their
+ * session token. Send it with `t.call(method, path, { key: null, headers: bearer(token) })`.
+ */
+export async function signUp(
+  t: Pick<TestServer, 'call'>,
+  overrides: { email?: string; password?: string; name?: string; headers?: Record<string, string> } = {},
+): Promise<SignedUp> {
+  const email =
+    overrides.email ?? `user-${process.pid}-${++signUps}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = overrides.password ?? `pw-${randomBytes(9).toString('base64url')}`;
+  const res = await t.call('POST', '/api/auth/signup', {
+    key: null,
+    body: { email, password, name: overrides.name ?? 'Test User' },
+    headers: overrides.headers,
+  });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { token: string; user: SignedUp['user'] };
+  return { token: body.token, user: body.user, email, password };
+}
+
+/** The Authorization header of a session token. */
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
 }

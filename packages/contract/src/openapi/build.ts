@@ -58,6 +58,15 @@ function parameters(route: RouteDefinition): JsonSchema[] {
       });
     }
   }
+  if (route.auth === 'data') {
+    out.push({
+      name: HEADERS.clusterId.name,
+      in: 'header',
+      required: false,
+      description: HEADERS.clusterId.description,
+      schema: { type: 'string' },
+    });
+  }
   if (route.idempotent) {
     out.push({
       name: HEADERS.idempotencyKey.name,
@@ -187,7 +196,12 @@ export function buildOpenApiDocument(): JsonSchema {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: 'http://localhost:5000', description: 'Local development server' }],
-    tags: [{ name: 'data', description: 'Documents in collections' }],
+    tags: [
+      { name: 'data', description: 'Documents in collections' },
+      { name: 'auth', description: 'Accounts and sessions' },
+      { name: 'settings', description: 'Account settings' },
+      { name: 'logs', description: 'Activity of an account' },
+    ],
     paths,
     components: components(),
     'x-error-codes': Object.fromEntries(

@@ -1,22 +1,38 @@
 import type { ErrorCode } from '../errors.js';
+import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
+import { logsRoutes } from './logs.js';
+import { settingsRoutes } from './settings.js';
 import { sqlRoutes } from './sql.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
 
+export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
+export { logsRoutes } from './logs.js';
+export { settingsRoutes } from './settings.js';
 export { sqlRoutes } from './sql.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
 
 /** Every route of the API. */
-export const routes: readonly RouteDefinition[] = [...dataRoutes, ...sqlRoutes, ...batchRoutes];
+export const routes: readonly RouteDefinition[] = [
+  ...dataRoutes,
+  ...sqlRoutes,
+  ...batchRoutes,
+  ...authRoutes,
+  ...settingsRoutes,
+  ...logsRoutes,
+];
 
 /** Look up a route by its operation id. */
 export type RouteId =
   | (typeof dataRoutes)[number]['id']
   | (typeof sqlRoutes)[number]['id']
-  | (typeof batchRoutes)[number]['id'];
+  | (typeof batchRoutes)[number]['id']
+  | (typeof authRoutes)[number]['id']
+  | (typeof settingsRoutes)[number]['id']
+  | (typeof logsRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [
@@ -25,6 +41,7 @@ const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
     'key_paused',
     'session_expired',
     'insufficient_scope',
+    'forbidden',
     'rate_limited',
     'cluster_unavailable',
   ],

@@ -42,3 +42,12 @@ export const BillingAccount = z
     status: z.string(),
   })
   .meta({ id: 'BillingAccount', description: 'Plan, credits and trial of an account.' });
+
+/** A user, as answers carry it. */
+export type User = z.infer<typeof User>;
+/** A cluster. */
+export type Cluster = z.infer<typeof Cluster>;
+/** A plan of a billing account. */
+export type Plan = (typeof PLANS)[number];
+/** A billing account. */
+export type BillingAccount = z.infer<typeof BillingAccount>;

@@ -105,7 +105,8 @@ function isWellFormedOperation(operation: unknown): boolean {
   if (!isJsonObject(operation)) return false;
   for (const key in operation) if (!OPERATION_KEYS.has(key)) return false;
   const { op, collection, id, data } = operation;
-  if (typeof op !== 'string' || !Object.hasOwn(KIND_NEEDS, op) || typeof collection !== 'string') return false;
+  if (typeof op !== 'string' || !Object.hasOwn(KIND_NEEDS, op) || typeof collection !== 'string')
+    return false;
   const needs = KIND_NEEDS[op as BatchOperationKind];
   if (id === undefined ? needs.id : typeof id !== 'string') return false;
   if (data === undefined) return !needs.data;

@@ -1,9 +1,10 @@
-import { effectiveScopes, satisfiesScope } from '@dataplatform/contract';
+import { effectiveScopes, SCOPES, satisfiesScope } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { KeyPrincipal, Storage } from '../storage/types.js';
 import { apiKeyMatches, KEY_PREFIX, parseApiKey } from './api-key.js';
 import type { KeyRateLimiter } from './rate-limit.js';
+import { type SessionPrincipal, type Sessions, sessionTokenOf } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,11 +13,21 @@ declare module 'fastify' {
   }
 }
 
-/** Who is calling a data route. */
-export interface Principal {
+/** Who is calling a data route: an API key, or a signed-in user (see `auth/sessions.ts`). */
+export type Principal = ApiKeyPrincipal | SessionPrincipal;
+
+/** A data route called with an API key. */
+export interface ApiKeyPrincipal {
   kind: 'key';
   key: KeyPrincipal;
   clusterId: string;
+}
+
+const EVERY_SCOPE = effectiveScopes(SCOPES);
+
+/** The scopes a principal holds: a key's own (aliases resolved), or every scope for a signed-in user. */
+export function grantedScopes(principal: Principal): Set<string> {
+  return principal.kind === 'session' ? EVERY_SCOPE : effectiveScopes(principal.key.scopes);
 }
 
 function presentedKey(request: FastifyRequest): string | null {
@@ -48,6 +59,7 @@ export class Authenticator {
   constructor(
     private readonly storage: Storage,
     private readonly limiter: KeyRateLimiter,
+    private readonly sessions?: Sessions,
   ) {}
 
   async authenticate(
@@ -55,6 +67,8 @@ export class Authenticator {
     reply: FastifyReply,
     anyOf: readonly string[],
   ): Promise<Principal> {
+    const sessionToken = this.sessions ? sessionTokenOf(request) : null;
+    if (sessionToken !== null) return this.sessions!.authenticateData(sessionToken, request, reply);
     const presented = presentedKey(request);
     if (presented === null)
       throw new ApiError('unauthorized', 'Missing credentials: send X-API-Key or Authorization: Bearer');

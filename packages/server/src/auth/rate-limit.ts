@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
@@ -5,6 +6,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { ApiError } from '../http/errors.js';
 import type { RateTier } from '../storage/types.js';
 import { TIER_LIMITS } from './tiers.js';
 
@@ -55,4 +57,13 @@ function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateDec
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.ceil(res.msBeforeNext / 1000),
   };
+}
+
+/** Sends the RateLimit headers of a decision, and refuses the request (429 `rate_limited`) when it is over. */
+export function applyRateDecision(reply: FastifyReply, decision: RateDecision | null): void {
+  if (!decision) return;
+  reply.header('ratelimit-limit', decision.limit);
+  reply.header('ratelimit-remaining', decision.remaining);
+  reply.header('ratelimit-reset', decision.resetSeconds);
+  if (!decision.allowed) throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': 60 });
 }

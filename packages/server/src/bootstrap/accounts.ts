@@ -51,8 +51,21 @@ export async function addApiKey(
   return { keyId: key.id, apiKey: key.secret };
 }
 
-/** Creates a user, their billing account, their default cluster and an API key. */
-export async function createAccountWithKey(storage: Storage, seed: AccountSeed): Promise<CreatedAccount> {
+/** The ids of a created account. */
+export interface NewAccountIds {
+  userId: string;
+  clusterId: string;
+  createdAt: string;
+}
+
+/**
+ * Creates a user (e-mail stored lower-case), their billing account and their default cluster in one transaction.
+ * Throws EmailTakenError when the e-mail belongs to a user already.
+ */
+export async function createAccount(
+  storage: Storage,
+  seed: Omit<AccountSeed, 'keyName' | 'scopes' | 'keyExpiresAt'>,
+): Promise<NewAccountIds> {
   const now = new Date();
   const userId = `usr_${ulid()}`;
   const clusterId = `cls_${ulid()}`;
@@ -60,7 +73,7 @@ export async function createAccountWithKey(storage: Storage, seed: AccountSeed):
   const outcome = await storage.accounts.create({
     user: {
       id: userId,
-      email: seed.email,
+      email: normalizeEmail(seed.email),
       name: seed.name,
       passwordHash: await hashPassword(seed.password),
       createdAt: now.toISOString(),
@@ -79,6 +92,12 @@ export async function createAccountWithKey(storage: Storage, seed: AccountSeed):
     },
   });
   if (outcome === 'email_taken') throw new EmailTakenError(seed.email);
+  return { userId, clusterId, createdAt: now.toISOString() };
+}
+
+/** Creates a user, their billing account, their default cluster and an API key. */
+export async function createAccountWithKey(storage: Storage, seed: AccountSeed): Promise<CreatedAccount> {
+  const { userId, clusterId } = await createAccount(storage, seed);
   const key = await addApiKey(
     storage,
     { userId, clusterId },
@@ -89,6 +108,11 @@ export async function createAccountWithKey(storage: Storage, seed: AccountSeed):
     },
   );
   return { userId, clusterId, ...key };
+}
+
+/** E-mail addresses are compared case-insensitively: they are stored and looked up lower-case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
 }
 
 /** The e-mail address already belongs to a user. */

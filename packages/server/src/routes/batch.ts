@@ -1,6 +1,6 @@
-import { batchRoutes, effectiveScopes } from '@dataplatform/contract';
+import { batchRoutes } from '@dataplatform/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Authenticator } from '../auth/authenticate.js';
+import { type Authenticator, grantedScopes } from '../auth/authenticate.js';
 import { keepBodyAsText } from '../http/json-body.js';
 import type { BatchService } from '../services/batch.js';
 import { idempotencyContext } from '../services/idempotency.js';
@@ -35,7 +35,7 @@ export function registerBatch(
           request.url.split('?')[0]!,
           request.rawBody ?? '',
         );
-        const granted = effectiveScopes(principal.key.scopes);
+        const granted = grantedScopes(principal);
         const answer = await batches.run(principal.clusterId, request.rawBody ?? '', granted, idem);
         reply.type('application/json; charset=utf-8');
         if (answer.replayed) reply.header('idempotent-replayed', 'true');

@@ -187,11 +187,129 @@ export interface NewAccount {
   cluster: { id: string; name: string; region: string; tier: string };
 }
 
+/** A user as the API shows them (never with the password hash). */
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+}
+
+/** A user with what sign-in needs to check a password. */
+export interface UserCredentials extends UserRecord {
+  passwordHash: string;
+}
+
+/** A billing account as stored. */
+export interface BillingRecord {
+  id: string;
+  plan: string;
+  credits: number;
+  trialExpiresAt: string | null;
+  enterprise: boolean;
+  status: string;
+}
+
 /** Users, billing accounts and clusters. */
 export interface AccountStore {
   /** Creates the account; `email_taken` when a user already has that e-mail (nothing is created then). */
   create(account: NewAccount): Promise<'created' | 'email_taken'>;
   countUsers(): Promise<number>;
+  /** The user with this e-mail (stored lower-case), with their password hash; null when there is none. */
+  findByEmail(email: string): Promise<UserCredentials | null>;
+  findUser(userId: string): Promise<UserRecord | null>;
+  billing(userId: string): Promise<BillingRecord | null>;
+  /** Switches the user's billing account to `plan`; returns it, or null when the user has none. */
+  setPlan(userId: string, plan: string): Promise<BillingRecord | null>;
+  /** The IP allowlist of the user; empty when none is set. */
+  ipAllowlist(userId: string): Promise<string[]>;
+  setIpAllowlist(userId: string, entries: readonly string[], now: string): Promise<void>;
+}
+
+/** A new session of a signed-in user. */
+export interface NewSession {
+  id: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  ip: string;
+  userAgent: string | null;
+}
+
+/** A stored session. */
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+/** What a session token on a data route acts with: the session, the cluster, and the owner's plan. */
+export interface SessionForData extends SessionRecord {
+  /** The cluster asked for (or the user's default cluster) when the user owns it; null otherwise. */
+  cluster: { id: string; status: string } | null;
+  billing: { plan: string; trialExpiresAt: string | null; enterprise: boolean } | null;
+}
+
+/** An entry of a user's activity log. */
+export interface ActivityRecord {
+  id: string;
+  userId: string;
+  action: string;
+  createdAt: string;
+  ip: string;
+  userAgent: string | null;
+  details: Record<string, unknown>;
+}
+
+/** A password-reset completion: the token's hash, the new password hash and the entry to log, applied at once. */
+export interface PasswordResetInput {
+  tokenHash: string;
+  passwordHash: string;
+  now: string;
+  activity: Omit<ActivityRecord, 'userId'>;
+}
+
+/**
+ * Sessions, password-reset tokens and the activity log. A session is ended by setting `revoked_at`, so an ended
+ * session's token is refused by every instance at once.
+ */
+export interface SessionStore {
+  create(session: NewSession): Promise<void>;
+  find(sessionId: string): Promise<SessionRecord | null>;
+  /** The session together with the cluster a data request acts on (`clusterId`, else the default) and the plan. */
+  findForData(sessionId: string, clusterId: string | null): Promise<SessionForData | null>;
+  /** Ends one session of the user; true when it was still open. */
+  revoke(sessionId: string, userId: string, now: string): Promise<boolean>;
+  /** Ends every open session of the user; returns how many. */
+  revokeAll(userId: string, now: string): Promise<number>;
+  /** Stores a reset token's hash, valid until `expiresAt`. */
+  createReset(reset: {
+    tokenHash: string;
+    userId: string;
+    createdAt: string;
+    expiresAt: string;
+  }): Promise<void>;
+  /**
+   * In one transaction: uses up the reset token (unknown, used or expired: null and nothing changes), sets the
+   * password, ends every session, clears the IP allowlist and logs the activity. Returns the user and the sessions ended.
+   */
+  completeReset(input: PasswordResetInput): Promise<{ userId: string; sessionsEnded: number } | null>;
+  addActivity(entry: ActivityRecord): Promise<void>;
+  listActivity(
+    userId: string,
+    page: { limit: number; skip: number },
+  ): Promise<{ rows: ActivityRecord[]; total: number }>;
+  /** True when the user has signed up or signed in from this address before. */
+  hasSignedInFrom(userId: string, ip: string): Promise<boolean>;
+  /** Deletes sessions that expired or were ended, and reset tokens that expired, before `before`; returns how many. */
+  purgeEnded(before: string): Promise<number>;
+}
+
+/** Secrets the server makes for itself and every instance must share, such as the session signing key. */
+export interface ServerSecretStore {
+  /** The secret called `name`; made with `make` and stored when there is none yet (the first instance wins). */
+  getOrCreate(name: string, make: () => string): Promise<string>;
 }
 
 /** A message to a user from the service (a locked sign-in, a webhook that stopped delivering, …). */
@@ -241,6 +359,8 @@ export interface Storage {
   readonly tasks: TaskStore;
   readonly queries: QueryStore;
   readonly notifications: NotificationStore;
+  readonly sessions: SessionStore;
+  readonly secrets: ServerSecretStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

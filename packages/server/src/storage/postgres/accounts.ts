@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { AccountStore, NewAccount } from '../types.js';
+import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../types.js';
 
 /** Users, billing accounts and clusters on PostgreSQL. */
 export class PostgresAccounts implements AccountStore {
@@ -30,5 +30,42 @@ export class PostgresAccounts implements AccountStore {
   async countUsers(): Promise<number> {
     const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users`;
     return row!.n;
+  }
+
+  async findByEmail(email: string): Promise<UserCredentials | null> {
+    const [row] = await this.sql<UserCredentials[]>`
+      SELECT id, email, name, created_at AS "createdAt", password_hash AS "passwordHash"
+      FROM users WHERE email = ${email}`;
+    return row ?? null;
+  }
+
+  async findUser(userId: string): Promise<UserRecord | null> {
+    const [row] = await this.sql<UserRecord[]>`
+      SELECT id, email, name, created_at AS "createdAt" FROM users WHERE id = ${userId}`;
+    return row ?? null;
+  }
+
+  async billing(userId: string): Promise<BillingRecord | null> {
+    const [row] = await this.sql<BillingRecord[]>`
+      SELECT id, plan, credits::float8 AS credits, trial_expires_at AS "trialExpiresAt", enterprise, status
+      FROM billing_accounts WHERE user_id = ${userId}`;
+    return row ?? null;
+  }
+
+  async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
+    await this.sql`UPDATE billing_accounts SET plan = ${plan} WHERE user_id = ${userId}`;
+    return this.billing(userId);
+  }
+
+  async ipAllowlist(userId: string): Promise<string[]> {
+    const [row] = await this.sql<{ entries: string[] }[]>`
+      SELECT entries FROM ip_allowlists WHERE user_id = ${userId}`;
+    return row ? row.entries : [];
+  }
+
+  async setIpAllowlist(userId: string, entries: readonly string[], now: string): Promise<void> {
+    await this.sql`
+      INSERT INTO ip_allowlists (user_id, entries, updated_at) VALUES (${userId}, ${this.sql.json([...entries])}, ${now})
+      ON CONFLICT (user_id) DO UPDATE SET entries = excluded.entries, updated_at = excluded.updated_at`;
   }
 }

@@ -8,6 +8,8 @@ import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
 import { PostgresQueries } from './query.js';
+import { PostgresSecrets } from './secrets.js';
+import { PostgresSessions } from './sessions.js';
 import { PostgresTasks } from './tasks.js';
 
 /** Settings of the PostgreSQL engine. */
@@ -41,6 +43,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),
     notifications: new PostgresNotifications(sql),
+    sessions: new PostgresSessions(sql),
+    secrets: new PostgresSecrets(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccountStore, NewAccount } from '../types.js';
+import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../types.js';
 import type { AuthCache } from './auth-cache.js';
 
 /** Users, billing accounts and clusters on SQLite. */
@@ -21,6 +21,24 @@ export class SqliteAccounts implements AccountStore {
         "INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at) VALUES (@id, @ownerId, @name, @region, @tier, 'running', @createdAt)",
       ),
       countUsers: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users'),
+      byEmail: db.prepare<[string], UserCredentials>(
+        'SELECT id, email, name, created_at AS createdAt, password_hash AS passwordHash FROM users WHERE email = ?',
+      ),
+      byId: db.prepare<[string], UserRecord>(
+        'SELECT id, email, name, created_at AS createdAt FROM users WHERE id = ?',
+      ),
+      billingOf: db.prepare<[string], BillingRow>(
+        `SELECT id, plan, credits, trial_expires_at AS trialExpiresAt, enterprise, status
+         FROM billing_accounts WHERE user_id = ?`,
+      ),
+      setPlan: db.prepare('UPDATE billing_accounts SET plan = ? WHERE user_id = ?'),
+      allowlist: db.prepare<[string], { entries: string }>(
+        'SELECT entries FROM ip_allowlists WHERE user_id = ?',
+      ),
+      setAllowlist: db.prepare(
+        `INSERT INTO ip_allowlists (user_id, entries, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET entries = excluded.entries, updated_at = excluded.updated_at`,
+      ),
     };
   }
 
@@ -47,4 +65,35 @@ export class SqliteAccounts implements AccountStore {
   async countUsers(): Promise<number> {
     return this.stmt.countUsers.get()!.n;
   }
+
+  async findByEmail(email: string): Promise<UserCredentials | null> {
+    return this.stmt.byEmail.get(email) ?? null;
+  }
+
+  async findUser(userId: string): Promise<UserRecord | null> {
+    return this.stmt.byId.get(userId) ?? null;
+  }
+
+  async billing(userId: string): Promise<BillingRecord | null> {
+    const row = this.stmt.billingOf.get(userId);
+    return row ? { ...row, enterprise: row.enterprise === 1 } : null;
+  }
+
+  async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
+    // The plan decides the rate-limit tier of the user's keys, which the cache holds.
+    this.authCache.invalidate();
+    this.stmt.setPlan.run(plan, userId);
+    return this.billing(userId);
+  }
+
+  async ipAllowlist(userId: string): Promise<string[]> {
+    const row = this.stmt.allowlist.get(userId);
+    return row ? (JSON.parse(row.entries) as string[]) : [];
+  }
+
+  async setIpAllowlist(userId: string, entries: readonly string[], now: string): Promise<void> {
+    this.stmt.setAllowlist.run(userId, JSON.stringify(entries), now);
+  }
 }
+
+type BillingRow = Omit<BillingRecord, 'enterprise'> & { enterprise: number };

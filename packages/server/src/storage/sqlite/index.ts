@@ -10,6 +10,8 @@ import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteQueries } from './query.js';
+import { SqliteSecrets } from './secrets.js';
+import { SqliteSessions } from './sessions.js';
 import { SqliteTasks } from './tasks.js';
 
 /** Settings of the SQLite engine. */
@@ -52,6 +54,8 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),
     notifications: new SqliteNotifications(db),
+    sessions: new SqliteSessions(db),
+    secrets: new SqliteSecrets(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -87,6 +87,46 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_by_user ON notifications (user_id, created_at DESC, id DESC);
   `,
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    revoked_at TEXT,
+    ip TEXT NOT NULL,
+    user_agent TEXT
+  );
+  CREATE INDEX sessions_by_user ON sessions (user_id);
+  CREATE TABLE password_resets (
+    token_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE TABLE activity_log (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    action TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    user_agent TEXT,
+    details TEXT NOT NULL
+  );
+  CREATE INDEX activity_by_user ON activity_log (user_id, created_at DESC, id DESC);
+  CREATE INDEX activity_by_address ON activity_log (user_id, ip);
+  CREATE TABLE ip_allowlists (
+    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    entries TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE server_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

@@ -1,0 +1,43 @@
+import ipaddr from 'ipaddr.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/** A parsed allowlist entry: a network and its prefix length (a single address is a full-length prefix). */
+type Range = [Address, number];
+
+/**
+ * An address as the allowlist compares it: IPv4-mapped IPv6 (`::ffff:203.0.113.5`, what a dual-stack socket
+ * reports for an IPv4 client) becomes plain IPv4. Null when `text` is not an address.
+ */
+export function normalizeAddress(text: string): Address | null {
+  if (!ipaddr.isValid(text)) return null;
+  return ipaddr.process(text);
+}
+
+/** Parses an entry (`203.0.113.5`, `203.0.113.0/24`, `2001:db8::/32`); null when it is neither address nor range. */
+export function parseAllowlistEntry(entry: string): Range | null {
+  if (entry.includes('/')) {
+    if (!ipaddr.isValidCIDR(entry)) return null;
+    const [address, bits] = ipaddr.parseCIDR(entry);
+    // An IPv4-mapped range stands for the IPv4 range it maps.
+    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+      return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
+    }
+    return [address, bits];
+  }
+  const address = normalizeAddress(entry);
+  if (!address) return null;
+  return [address, address.kind() === 'ipv4' ? 32 : 128];
+}
+
+/** True when `address` falls in any entry, or when the list is empty (no restriction). */
+export function isAddressAllowed(address: string, entries: readonly string[]): boolean {
+  if (entries.length === 0) return true;
+  const client = normalizeAddress(address);
+  if (!client) return false;
+  return entries.some((entry) => {
+    const range = parseAllowlistEntry(entry);
+    if (!range || range[0].kind() !== client.kind()) return false;
+    return client.match(range);
+  });
+}

@@ -1,0 +1,79 @@
+import type { authRoutes, logsRoutes, settingsRoutes } from '@dataplatform/contract';
+import type { AccountModel } from './accounts.js';
+import type { Answer } from './answers.js';
+import type { Operation } from './document-operations.js';
+import type { AccountInput, OperationInput } from './request-input.js';
+
+type RouteId =
+  | (typeof authRoutes)[number]['id']
+  | (typeof settingsRoutes)[number]['id']
+  | (typeof logsRoutes)[number]['id'];
+
+/** An account route's behaviour, given the validated body and query and the account context. */
+type AccountOperation = (input: OperationInput & { account: AccountInput }) => {
+  status?: number;
+  body: unknown;
+};
+
+function operation(run: AccountOperation, status = 200): Operation {
+  return (input): Answer => {
+    if (!input.account) throw new Error('account routes need the account context');
+    const answer = run(input as OperationInput & { account: AccountInput });
+    return { status: answer.status ?? status, body: answer.body };
+  };
+}
+
+const userId = (account: AccountInput) => account.session!.userId;
+
+/** The behaviour of `/api/auth/*`, `/api/settings/*` and `/api/logs/*`, as on the server. */
+export const accountOperations: Record<RouteId, Operation> = {
+  'auth.signup': operation(
+    ({ body, account }) => ({
+      body: account.model.signUp(body as Parameters<AccountModel['signUp']>[0], account.client),
+    }),
+    201,
+  ),
+  'auth.signin': operation(({ body, account }) => ({
+    body: account.model.signIn(body as Parameters<AccountModel['signIn']>[0], account.client),
+  })),
+  'auth.me': operation(({ account }) => ({
+    body: {
+      user: account.model.user(userId(account)),
+      session: { id: account.session!.id, expiresAt: account.session!.expiresAt },
+    },
+  })),
+  'auth.profile': operation(({ account }) => {
+    account.model.checkAllowlist(userId(account), account.client);
+    return { body: account.model.user(userId(account)) };
+  }),
+  'auth.logout': operation(({ account }) => ({
+    body: account.model.logout(account.session!, account.client),
+  })),
+  'auth.logoutAll': operation(({ account }) => ({
+    body: account.model.logoutAll(userId(account), account.client),
+  })),
+  'auth.forgotPassword': operation(
+    ({ body, account }) => ({
+      body: account.model.forgotPassword((body as { email: string }).email, account.client),
+    }),
+    202,
+  ),
+  'auth.resetPassword': operation(({ body, account }) => ({
+    body: account.model.resetPassword(body as Parameters<AccountModel['resetPassword']>[0], account.client),
+  })),
+  'auth.planChoice': operation(({ body, account }) => ({
+    body: account.model.choosePlan(userId(account), (body as { plan: string }).plan, account.client),
+  })),
+  'settings.getIpAllowlist': operation(({ account }) => ({
+    body: account.model.ipAllowlist(userId(account), account.client),
+  })),
+  'settings.setIpAllowlist': operation(({ body, account }) => {
+    account.model.checkAllowlist(userId(account), account.client);
+    const { entries } = body as { entries: string[] };
+    return { body: account.model.setIpAllowlist(userId(account), entries, account.client) };
+  }),
+  'logs.activity': operation(({ query, account }) => {
+    const { limit, skip } = query as { limit: number; skip: number };
+    return { body: account.model.activity(userId(account), limit, skip) };
+  }),
+};

@@ -1,0 +1,291 @@
+import { isAddressAllowed, RESET_LINK_MINUTES } from '@dataplatform/contract';
+import { ApiError } from './answers.js';
+import { createIdGenerator, randomToken } from './ids.js';
+
+/** Where a request comes from: `X-Forwarded-For` when sent (the mocks trust it), else 127.0.0.1. */
+export interface MockClient {
+  ip: string;
+  userAgent: string | null;
+}
+
+/** A message the mock server "sent": what the server would mail, with the reset token for convenience. */
+export interface MockMail {
+  to: string;
+  subject: string;
+  text: string;
+  /** The reset token of a password-reset message. */
+  resetToken?: string;
+}
+
+/** A signed-in session of a mock user. */
+export interface MockSession {
+  id: string;
+  userId: string;
+  expiresAt: string;
+}
+
+interface MockUser {
+  id: string;
+  email: string;
+  name: string;
+  password: string;
+  createdAt: string;
+  billing: { id: string; plan: string; trialExpiresAt: string };
+  allowlist: string[];
+  activity: ActivityEntry[];
+}
+
+interface ActivityEntry {
+  _id: string;
+  action: string;
+  createdAt: string;
+  ip: string;
+  userAgent: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Sessions last a week, as on the reference server by default. */
+const SESSION_MS = 7 * 86_400_000;
+const TRIAL_MS = 14 * 86_400_000;
+
+/**
+ * A few of the most common passwords, refused as the server refuses its whole list (about 18 000 entries, which
+ * the mocks do not carry): enough to test how a client shows the refusal.
+ */
+const COMMON_PASSWORDS = new Set([
+  'password',
+  'password1',
+  'password123',
+  '12345678',
+  '123456789',
+  '1234567890',
+  'qwertyuiop',
+  'iloveyou',
+  'sunshine',
+  'football',
+  'baseball',
+  'princess',
+  'trustno1',
+  'welcome1',
+  'letmein1',
+]);
+
+function commonPasswordError(): ApiError {
+  return new ApiError(
+    'validation_error',
+    'Invalid body field "password": this password is too common; choose another',
+    { in: 'body', field: 'password', reason: 'common' },
+  );
+}
+
+/** Users, sessions, reset tokens, activity and allowlists of a mock instance, with the server's rules. */
+export class AccountModel {
+  readonly #users = new Map<string, MockUser>();
+  readonly #sessions = new Map<string, MockSession & { revoked: boolean }>();
+  readonly #resets = new Map<string, { userId: string; expiresAt: number; used: boolean }>();
+  readonly #outbox: MockMail[] = [];
+  readonly #id = createIdGenerator();
+
+  /** Forgets every user, session and message. */
+  clear(): void {
+    this.#users.clear();
+    this.#sessions.clear();
+    this.#resets.clear();
+    this.#outbox.length = 0;
+  }
+
+  /** Copies of the messages sent so far, oldest first. */
+  outbox(): MockMail[] {
+    return this.#outbox.map((mail) => ({ ...mail }));
+  }
+
+  signUp(body: { email: string; password: string; name: string }, client: MockClient) {
+    const email = body.email.trim().toLowerCase();
+    if (COMMON_PASSWORDS.has(body.password.toLowerCase())) throw commonPasswordError();
+    if (this.#users.has(email))
+      throw new ApiError('conflict', 'An account with this e-mail already exists', { field: 'email' });
+    const now = new Date();
+    const user: MockUser = {
+      id: `usr_${this.#id()}`,
+      email,
+      name: body.name.trim(),
+      password: body.password,
+      createdAt: now.toISOString(),
+      billing: {
+        id: `bil_${this.#id()}`,
+        plan: 'free',
+        trialExpiresAt: new Date(now.getTime() + TRIAL_MS).toISOString(),
+      },
+      allowlist: [],
+      activity: [],
+    };
+    this.#users.set(email, user);
+    this.#log(user, 'signup', client);
+    return this.#start(user);
+  }
+
+  signIn(body: { email: string; password: string }, client: MockClient) {
+    const user = this.#users.get(body.email.trim().toLowerCase());
+    if (!user || user.password !== body.password) {
+      if (user) this.#log(user, 'signin.failed', client);
+      throw new ApiError('invalid_credentials');
+    }
+    if (!user.activity.some((e) => e.ip === client.ip && (e.action === 'signin' || e.action === 'signup')))
+      this.#log(user, 'signin.new_address', client);
+    this.#log(user, 'signin', client);
+    return this.#start(user);
+  }
+
+  /** The session of a bearer token; 401 `session_expired` for an ended one, `unauthorized` for an unknown one. */
+  verify(token: string): MockSession {
+    const session = this.#sessions.get(token);
+    if (!session) throw new ApiError('unauthorized', 'Invalid session token');
+    if (session.revoked || Date.parse(session.expiresAt) <= Date.now()) throw new ApiError('session_expired');
+    return { id: session.id, userId: session.userId, expiresAt: session.expiresAt };
+  }
+
+  user(userId: string) {
+    return userAnswer(this.#byId(userId));
+  }
+
+  logout(session: MockSession, client: MockClient) {
+    let ended = 0;
+    for (const stored of this.#sessions.values()) {
+      if (stored.id === session.id && !stored.revoked) {
+        stored.revoked = true;
+        ended++;
+      }
+    }
+    this.#log(this.#byId(session.userId), 'logout', client);
+    return { sessionsEnded: ended };
+  }
+
+  logoutAll(userId: string, client: MockClient) {
+    const ended = this.#endAll(userId);
+    this.#log(this.#byId(userId), 'logout_all', client, { sessionsEnded: ended });
+    return { sessionsEnded: ended };
+  }
+
+  forgotPassword(email: string, client: MockClient) {
+    const user = this.#users.get(email.trim().toLowerCase());
+    if (user) {
+      const token = randomToken(43);
+      this.#resets.set(token, {
+        userId: user.id,
+        expiresAt: Date.now() + RESET_LINK_MINUTES * 60_000,
+        used: false,
+      });
+      this.#log(user, 'password.reset_requested', client);
+      this.#outbox.push({
+        to: user.email,
+        subject: 'Reset your dataplatform password',
+        text: `Open this link within ${RESET_LINK_MINUTES} minutes to choose a new password:\nhttp://localhost:5000/reset-password?token=${token}\n`,
+        resetToken: token,
+      });
+    }
+    return { accepted: true as const };
+  }
+
+  resetPassword(body: { token: string; password: string }, client: MockClient) {
+    if (COMMON_PASSWORDS.has(body.password.toLowerCase())) throw commonPasswordError();
+    const reset = this.#resets.get(body.token);
+    if (!reset || reset.used || reset.expiresAt <= Date.now()) {
+      throw new ApiError('validation_error', 'The reset token is unknown, used or expired', {
+        in: 'body',
+        field: 'token',
+      });
+    }
+    reset.used = true;
+    const user = this.#byId(reset.userId);
+    user.password = body.password;
+    user.allowlist = [];
+    const ended = this.#endAll(user.id);
+    this.#log(user, 'password.reset', client);
+    return { reset: true as const, sessionsEnded: ended };
+  }
+
+  choosePlan(userId: string, plan: string, client: MockClient) {
+    const user = this.#byId(userId);
+    user.billing.plan = plan;
+    this.#log(user, 'plan.selected', client, { plan });
+    const trialActive = Date.parse(user.billing.trialExpiresAt) > Date.now();
+    return {
+      _id: user.billing.id,
+      plan,
+      credits: 0,
+      trialActive,
+      trialExpiresAt: user.billing.trialExpiresAt,
+      status: 'active',
+    };
+  }
+
+  activity(userId: string, limit: number, skip: number) {
+    const entries = [...this.#byId(userId).activity].reverse();
+    return { data: entries.slice(skip, skip + limit), total: entries.length, limit, skip };
+  }
+
+  ipAllowlist(userId: string, client: MockClient) {
+    return { entries: [...this.#byId(userId).allowlist], clientIp: client.ip };
+  }
+
+  /** 403 `ip_blocked` when the user has an allowlist that leaves out the client. */
+  checkAllowlist(userId: string, client: MockClient): void {
+    if (!isAddressAllowed(client.ip, this.#byId(userId).allowlist))
+      throw new ApiError('ip_blocked', `Requests from ${client.ip} are not in this account's IP allowlist`, {
+        ip: client.ip,
+      });
+  }
+
+  setIpAllowlist(userId: string, requested: readonly string[], client: MockClient) {
+    const entries = [...new Set(requested.map((entry) => entry.trim()))];
+    if (!isAddressAllowed(client.ip, entries)) {
+      throw new ApiError(
+        'validation_error',
+        `Invalid body field "entries": the list does not include ${client.ip}, the address of this request; add it, or you would lock yourself out`,
+        { in: 'body', field: 'entries', clientIp: client.ip },
+      );
+    }
+    const user = this.#byId(userId);
+    user.allowlist = entries;
+    this.#log(user, 'ip_allowlist.updated', client, { entries });
+    return { entries, clientIp: client.ip };
+  }
+
+  #start(user: MockUser) {
+    const token = `mock_session_${randomToken(32)}`;
+    const expiresAt = new Date(Date.now() + SESSION_MS).toISOString();
+    this.#sessions.set(token, { id: `ses_${this.#id()}`, userId: user.id, expiresAt, revoked: false });
+    return { user: userAnswer(user), token, expiresAt };
+  }
+
+  #endAll(userId: string): number {
+    let ended = 0;
+    for (const session of this.#sessions.values()) {
+      if (session.userId === userId && !session.revoked) {
+        session.revoked = true;
+        ended++;
+      }
+    }
+    return ended;
+  }
+
+  #byId(userId: string): MockUser {
+    for (const user of this.#users.values()) if (user.id === userId) return user;
+    throw new ApiError('unauthorized', 'Invalid session token');
+  }
+
+  #log(user: MockUser, action: string, client: MockClient, details: Record<string, unknown> = {}): void {
+    user.activity.push({
+      _id: `act_${this.#id()}`,
+      action,
+      createdAt: new Date().toISOString(),
+      ip: client.ip,
+      userAgent: client.userAgent,
+      details,
+    });
+  }
+}
+
+function userAnswer(user: MockUser) {
+  return { _id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
+}

@@ -1,0 +1,31 @@
+import type { IpAllowlist } from '@dataplatform/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import { APIResource } from '../core/resource.js';
+import type { RequestOptions } from '../internal/request-options.js';
+
+const ALLOWLIST = '/api/settings/ip-allowlist';
+
+/** The IP allowlist of the signed-in user's account: `/api/settings/ip-allowlist`. */
+export class IpAllowlistSetting extends APIResource {
+  /** The allowlist and the address this call came from. */
+  get(options?: RequestOptions): APIPromise<IpAllowlist> {
+    return this._client.get(ALLOWLIST, options);
+  }
+
+  /**
+   * Replaces the allowlist with addresses and CIDR ranges (`[]` lifts it). A non-empty list must include the
+   * caller's own address: BadRequestError `validation_error` otherwise.
+   */
+  set(entries: readonly string[], options?: RequestOptions): APIPromise<IpAllowlist> {
+    return this._client.put(ALLOWLIST, { ...options, body: { entries } });
+  }
+}
+
+/**
+ * Account settings, under `/api/settings`.
+ * @example await client.settings.ipAllowlist.set(['203.0.113.0/24']);
+ */
+export class Settings extends APIResource {
+  /** `/api/settings/ip-allowlist`. */
+  readonly ipAllowlist: IpAllowlistSetting = new IpAllowlistSetting(this._client);
+}

@@ -1,0 +1,148 @@
+import type { PLANS } from '@dataplatform/contract';
+import { monotonicFactory } from 'ulid';
+import type { AuthLimiter } from '../auth/auth-limits.js';
+import { slowdownMs } from '../auth/auth-limits.js';
+import type { ClientInfo } from '../auth/client.js';
+import { checkNewPassword } from '../auth/password-rules.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import type { IssuedSession, Sessions } from '../auth/sessions.js';
+import { createAccount, EmailTakenError, normalizeEmail } from '../bootstrap/accounts.js';
+import { ApiError } from '../http/errors.js';
+import type { BillingRecord, Storage, UserRecord } from '../storage/types.js';
+import type { ActivityLog } from './activity.js';
+
+const ulid = monotonicFactory();
+
+/** Length of the trial a new account starts with. */
+export const TRIAL_DAYS = 14;
+
+/** A user as the API shows them. */
+export function userAnswer(user: UserRecord) {
+  return { _id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
+}
+
+/** A billing account as the API shows it. */
+export function billingAnswer(billing: BillingRecord, now = Date.now()) {
+  return {
+    _id: billing.id,
+    plan: billing.plan as (typeof PLANS)[number],
+    credits: billing.credits,
+    trialActive: billing.trialExpiresAt !== null && Date.parse(billing.trialExpiresAt) > now,
+    trialExpiresAt: billing.trialExpiresAt,
+    status: billing.status,
+  };
+}
+
+/** The answer of sign-up and sign-in. */
+function sessionAnswer(user: UserRecord, session: IssuedSession) {
+  return { user: userAnswer(user), token: session.token, expiresAt: session.expiresAt };
+}
+
+/** Sign-up, sign-in, sign-out and plan choice. */
+export class AccountService {
+  // A hash to check a password against when the e-mail is unknown, so that both answers take the same time.
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly sessions: Sessions,
+    private readonly limiter: AuthLimiter,
+    private readonly activity: ActivityLog,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  /** Creates the account (free plan, 14-day trial, default cluster) and signs the user in. */
+  async signUp(input: { email: string; password: string; name: string }, client: ClientInfo) {
+    await this.limiter.consume('signup', client.ip);
+    checkNewPassword(input.password);
+    let ids: Awaited<ReturnType<typeof createAccount>>;
+    try {
+      ids = await createAccount(this.storage, { ...input, plan: 'free', trialDays: TRIAL_DAYS });
+    } catch (error) {
+      if (error instanceof EmailTakenError)
+        throw new ApiError('conflict', 'An account with this e-mail already exists', { field: 'email' });
+      throw error;
+    }
+    const user = {
+      id: ids.userId,
+      email: normalizeEmail(input.email),
+      name: input.name,
+      createdAt: ids.createdAt,
+    };
+    await this.activity.record(user.id, 'signup', client);
+    return sessionAnswer(user, await this.sessions.start(user.id, client));
+  }
+
+  /**
+   * Checks the password and starts a session. Unknown e-mail and wrong password give the same answer after the
+   * same work; repeated failures of one e-mail from one address slow down, then lock the pair.
+   */
+  async signIn(input: { email: string; password: string }, client: ClientInfo) {
+    const email = normalizeEmail(input.email);
+    await this.limiter.consume('signin', client.ip);
+    await this.limiter.checkLock(email, client.ip);
+    const user = await this.storage.accounts.findByEmail(email);
+    const valid = user
+      ? await verifyPassword(input.password, user.passwordHash)
+      : await verifyPassword(input.password, await this.dummy()).then(() => false);
+    if (!user || !valid) {
+      const outcome = await this.limiter.recordFailure(email, client.ip);
+      if (user) await this.failed(user.id, client, outcome.lockedNow);
+      await this.sleep(slowdownMs(outcome.failures));
+      throw new ApiError('invalid_credentials');
+    }
+    await this.limiter.recordSuccess(email, client.ip);
+    const known = await this.storage.sessions.hasSignedInFrom(user.id, client.ip);
+    if (!known) await this.activity.record(user.id, 'signin.new_address', client);
+    await this.activity.record(user.id, 'signin', client);
+    const { passwordHash: _hash, ...record } = user;
+    return sessionAnswer(record, await this.sessions.start(user.id, client));
+  }
+
+  private async failed(userId: string, client: ClientInfo, lockedNow: boolean): Promise<void> {
+    await this.activity.record(userId, 'signin.failed', client);
+    if (!lockedNow) return;
+    await this.activity.record(userId, 'signin.locked', client);
+    await this.storage.notifications.create({
+      id: `ntf_${ulid()}`,
+      userId,
+      kind: 'signin.locked',
+      message: `Sign-in to your account from ${client.ip} is locked after repeated failed attempts.`,
+      data: { ip: client.ip },
+      createdAt: new Date().toISOString(),
+    });
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword(`dummy-${ulid()}`);
+    return this.dummyHash;
+  }
+
+  /** Ends this session. */
+  async logout(userId: string, sessionId: string, client: ClientInfo) {
+    const ended = await this.storage.sessions.revoke(sessionId, userId, new Date().toISOString());
+    await this.activity.record(userId, 'logout', client);
+    return { sessionsEnded: ended ? 1 : 0 };
+  }
+
+  /** Ends every session of the user. */
+  async logoutAll(userId: string, client: ClientInfo) {
+    const ended = await this.storage.sessions.revokeAll(userId, new Date().toISOString());
+    await this.activity.record(userId, 'logout_all', client, { sessionsEnded: ended });
+    return { sessionsEnded: ended };
+  }
+
+  async user(userId: string): Promise<ReturnType<typeof userAnswer>> {
+    const user = await this.storage.accounts.findUser(userId);
+    if (!user) throw new ApiError('unauthorized', 'Invalid session token');
+    return userAnswer(user);
+  }
+
+  /** Switches the plan; the enterprise tier is an operator's decision and not on offer here. */
+  async choosePlan(userId: string, plan: string, client: ClientInfo) {
+    const billing = await this.storage.accounts.setPlan(userId, plan);
+    if (!billing) throw new Error(`User ${userId} has no billing account`);
+    await this.activity.record(userId, 'plan.selected', client, { plan });
+    return billingAnswer(billing);
+  }
+}
