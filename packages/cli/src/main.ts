@@ -21,13 +21,18 @@ export async function main(argv: string[], io: IOStreams, name = 'dp'): Promise<
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Commander has already printed the message (or the help); `dp data` without a verb lands here too.
-      if (SHOWN.has(error.code)) return ExitCode.ok;
-      return error.code === 'commander.help' && error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
+    if (error instanceof CommanderError) return commanderExitCode(error);
     return report(f, error);
   }
+}
+
+/**
+ * The exit status for commander's outcome; commander has already printed its message or the help. Help asked
+ * for is 0; `dp data` without a verb (help shown as an error) and every parsing error are usage errors.
+ */
+export function commanderExitCode(error: CommanderError): number {
+  if (SHOWN.has(error.code)) return ExitCode.ok;
+  return error.code === 'commander.help' && error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
 }
 
 /** Writes the failure to standard error, as text or (with --json) as `{ "error": Failure }`, and returns its status. */

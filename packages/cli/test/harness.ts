@@ -6,7 +6,7 @@ import { type Command, CommanderError } from 'commander';
 import type { Run } from '../src/commands/command.js';
 import { createFactory, type Factory, type GlobalFlags } from '../src/factory.js';
 import type { IOStreams } from '../src/iostreams.js';
-import { main } from '../src/main.js';
+import { commanderExitCode, main } from '../src/main.js';
 import { inheritSettings, newRootCommand } from '../src/program.js';
 
 /** How a test runs the CLI: which streams are terminals, what standard input holds, the environment. */
@@ -87,7 +87,7 @@ export async function parseArgs<O>(
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     await new Promise((resolve) => setImmediate(resolve));
-    return { ok: false, code: error.exitCode, stderr: stderr() };
+    return { ok: false, code: commanderExitCode(error), stderr: stderr() };
   }
   if (captured === undefined) throw new Error('the run function was not called');
   return { ok: true, options: captured, flags: f.flags };

@@ -7,7 +7,7 @@ export function cellText(value: unknown): string {
 }
 
 /**
- * A table for a person: a dim header, columns padded to their widest cell, the widest columns shortened with
+ * A table for a person: a dim header (names as they are: field names are case-sensitive), columns padded to their widest cell, the widest columns shortened with
  * "…" until the table fits `width`.
  */
 export function renderTable(header: string[], rows: string[][], width: number, style: Style): string {
@@ -32,12 +32,7 @@ export function renderTable(header: string[], rows: string[][], width: number, s
       })
       .join(' '.repeat(gap))
       .trimEnd();
-  const out = [
-    line(
-      header.map((h) => h.toUpperCase()),
-      style.dim,
-    ),
-  ];
+  const out = [line(header, style.dim)];
   for (const row of rows) out.push(line(row, (t) => t));
   return `${out.join('\n')}\n`;
 }

@@ -75,7 +75,8 @@ export async function runBatch(f: Factory, options: BatchOptions): Promise<void>
       hint: 'the results above say which and why; the others were applied',
     });
   }
-  out.success(`${answer.results.length} operations done`);
+  const count = answer.results.length;
+  out.success(`${count} ${count === 1 ? 'operation' : 'operations'} done`);
 }
 
 /**
