@@ -81,6 +81,7 @@ describe('dp completion zsh', () => {
   function complete(file: string, ...typed: string[]): string[] {
     const words = ['dp', ...typed].map((w) => `'${w}'`).join(' ');
     const stub =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh parameter expansions, not a template.
       'compdef() { :; }; _describe() { local -a list; list=("${(@P)${@[-1]}}"); print -l -- "${list[@]%%:*}"; }';
     const run = `${stub}; source ${file}; words=(${words}); CURRENT=${typed.length + 1}; PREFIX='${typed.at(-1)}'; _dp`;
     const out = execFileSync('zsh', ['-f', '-c', run], { encoding: 'utf8' });
