@@ -43,7 +43,9 @@ describe('the built binary', () => {
     const configDir = tempConfigDir();
     const env = { DATAPLATFORM_CONFIG_DIR: configDir };
     expect((await dp(['config', 'set', 'base-url', url, '--profile', 'local'], { env })).code).toBe(0);
-    expect((await dp(['config', 'set', 'api-key', '--profile', 'local'], { env, stdin: `${apiKey}\n` })).code).toBe(0);
+    expect(
+      (await dp(['config', 'set', 'api-key', '--profile', 'local'], { env, stdin: `${apiKey}\n` })).code,
+    ).toBe(0);
     expect((await dp(['profiles', 'use', 'local'], { env })).code).toBe(0);
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
 
@@ -65,10 +67,16 @@ describe('the built binary', () => {
 
   it('stops quietly with status 0 when the reader of its output goes away', async () => {
     const env = reference().env();
-    const docs = Array.from({ length: 1000 }, (_, i) => ({ op: 'insert', collection: 'many', data: { i, pad: 'x'.repeat(200) } }));
+    const docs = Array.from({ length: 1000 }, (_, i) => ({
+      op: 'insert',
+      collection: 'many',
+      data: { i, pad: 'x'.repeat(200) },
+    }));
     expect((await dp(['batch'], { env, stdin: JSON.stringify(docs) })).code).toBe(0);
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'data', 'list', 'many', '--all', '--limit', '100'], { env });
+      const child = spawn(process.execPath, [BIN, 'data', 'list', 'many', '--all', '--limit', '100'], {
+        env,
+      });
       let err = '';
       child.stderr.on('data', (chunk) => {
         err += chunk;

@@ -15,7 +15,14 @@ describe('dp sql against the reference server', () => {
     expect((await dp(['batch', '--transaction'], { env, stdin: JSON.stringify(orders) })).code).toBe(0);
 
     const rows = await dp(
-      ['sql', 'SELECT customer, total FROM orders WHERE total >= ? AND status = ? ORDER BY total DESC', '-p', '80', '-p', 'paid'],
+      [
+        'sql',
+        'SELECT customer, total FROM orders WHERE total >= ? AND status = ? ORDER BY total DESC',
+        '-p',
+        '80',
+        '-p',
+        'paid',
+      ],
       { env },
     );
     expect(rows).toEqual({
@@ -24,9 +31,12 @@ describe('dp sql against the reference server', () => {
       stderr: '',
     });
 
-    const count = await dp(['sql', 'SELECT COUNT(*) FROM orders WHERE status = $1', '--param', '"open"', '--json'], {
-      env,
-    });
+    const count = await dp(
+      ['sql', 'SELECT COUNT(*) FROM orders WHERE status = $1', '--param', '"open"', '--json'],
+      {
+        env,
+      },
+    );
     expect(count.code).toBe(0);
     expect(JSON.parse(count.stdout).data).toEqual([{ count: 1 }]);
   });
