@@ -67,6 +67,6 @@ export default defineConfig({
   // the bundle. process.getBuiltinModule hands them out without starting Node's CommonJS loader, which a
   // createRequire() at start-up would, for a few milliseconds on every run.
   banner: {
-    js: 'const require = (id) => { const m = process.getBuiltinModule(id); if (m) return m; throw new Error(`dp bundle: cannot require ${id}`); };',
+    js: 'const require = (id) => { const m = process.getBuiltinModule(id); if (m) return m; throw new Error("dp bundle: cannot require " + id); };',
   },
 });
