@@ -16,6 +16,8 @@ const SHOWN = new Set(['commander.helpDisplayed', 'commander.version']);
  */
 export async function main(argv: string[], io: IOStreams, name = 'dp'): Promise<number> {
   const f = createFactory(io);
+  // Known before parsing, so that even a usage error found while parsing is reported as JSON.
+  f.flags.json = wantsJson(argv);
   const program = createProgram(f, name);
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -24,6 +26,12 @@ export async function main(argv: string[], io: IOStreams, name = 'dp'): Promise<
     if (error instanceof CommanderError) return commanderExitCode(error);
     return report(f, error);
   }
+}
+
+/** Whether `--json` is among the options (not after `--`, where arguments are taken as they are). */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 /**

@@ -64,6 +64,14 @@ describe('dp', () => {
     expect(result.stderr).toContain('(Did you mean data?)');
   });
 
+  it('reports a usage error as JSON on standard error with --json', async () => {
+    const result = await runCli(['data', 'list', '--json']);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: { message: "missing required argument 'collection'", exitCode: 2 },
+    });
+  });
+
   it('refuses an unknown global option with exit status 2', async () => {
     const result = await runCli(['whoami', '--verbose']);
     expect(result.code).toBe(2);

@@ -7,6 +7,7 @@ import { newDataCommand } from './commands/data/index.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
 import { newWhoamiCommand } from './commands/whoami/whoami.js';
+import { ExitCode } from './errors/exit-codes.js';
 import type { Factory, GlobalFlags } from './factory.js';
 import { write } from './iostreams.js';
 import { VERSION } from './version.js';
@@ -44,6 +45,13 @@ export function newRootCommand(f: Factory, name = 'dp'): Command {
     .configureOutput({
       writeOut: (text) => void write(f.io.stdout, text),
       writeErr: (text) => void write(f.io.stderr, text),
+      // With --json every failure is JSON on standard error, usage errors found while parsing included.
+      outputError: (text, writeErr) =>
+        writeErr(
+          f.flags.json
+            ? `${JSON.stringify({ error: { message: text.trim().replace(/^error: /, ''), exitCode: ExitCode.usage } })}\n`
+            : text,
+        ),
     })
     .hook('preAction', (_root, action) => {
       f.flags = globalFlags(action.optsWithGlobals());
