@@ -9,8 +9,9 @@
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
  *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs unless --scale-only)
- *          --skip-webhooks (leave out webhook verification, bench/webhooks.mjs, which otherwise runs last unless
- *          --scale-only)
+ *          --skip-webhooks (leave out webhook verification, bench/webhooks.mjs, which otherwise runs after the batch part
+ *          unless --scale-only)
+ *          --skip-cli (leave out the CLI start-up part, bench/cli.mjs, which otherwise runs last unless --scale-only)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ const { values: opts } = parseArgs({
     'skip-scale': { type: 'boolean', default: false },
     'skip-batch': { type: 'boolean', default: false },
     'skip-webhooks': { type: 'boolean', default: false },
+    'skip-cli': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -140,4 +142,16 @@ if (!opts['skip-webhooks'] && !opts['scale-only'] && !opts.profile) {
     { stdio: 'inherit' },
   );
   if (webhooks.status !== 0) throw new Error('the webhook verification part (bench/webhooks.mjs) failed');
+}
+
+// The CLI part writes its own section too; it builds the CLI unless told not to build.
+if (!opts['skip-cli'] && !opts['scale-only'] && !opts.profile) {
+  const cliArgs = [
+    join(root, 'bench', 'cli.mjs'),
+    '--out',
+    out,
+    ...(opts['skip-build'] ? ['--skip-build'] : []),
+  ];
+  const cli = spawnSync(process.execPath, cliArgs, { stdio: 'inherit' });
+  if (cli.status !== 0) throw new Error('the CLI start-up part (bench/cli.mjs) failed');
 }

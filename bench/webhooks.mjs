@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { replaceSection } from './lib/batch.mjs';
+import { replaceSection } from './lib/page.mjs';
 import { renderWebhookSection, runWebhookBenchmark } from './lib/webhooks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -10,6 +10,8 @@ import { Pool } from 'undici';
 import { startChild } from './child.mjs';
 import { makeOrders } from './data.mjs';
 
+export { replaceSection } from './page.mjs';
+
 const BATCH_SIZE = 1000;
 
 /** Sends `jobs` (functions returning a promise) with `concurrency` in flight; resolves with the elapsed seconds. */
@@ -168,13 +170,4 @@ ${rows.join('\n')}
 | batched inserts on SQLite, end to end | ≥ 50,000 docs/s | ${perSecond(sqlite.batch)} | **${batchGoal ? 'met' : 'not met'}** |
 | batched inserts on SQLite vs better-sqlite3 alone (${perSecond(results.rawSqlite)} rows/s) | ≥ 0.5× | ${rawRatio.toFixed(2)}× | **${rawRatio >= 0.5 ? 'met' : 'not met'}** |
 `;
-}
-
-/** The page with its `## <title>` section (up to the next `## ` heading) replaced by `section`, or added at the end. */
-export function replaceSection(page, title, section) {
-  const start = page.indexOf(`\n## ${title}`);
-  if (start === -1) return `${page.trimEnd()}\n\n${section.trimEnd()}\n`;
-  const next = page.indexOf('\n## ', start + 1);
-  const rest = next === -1 ? '' : `\n${page.slice(next).trimStart()}`;
-  return `${page.slice(0, start).trimEnd()}\n\n${section.trimEnd()}\n${rest}`;
 }

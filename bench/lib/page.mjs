@@ -33,3 +33,12 @@ export function joinPage({ throughput, scale, rest }) {
   const parts = [throughput ?? PLACEHOLDER, scale, rest].filter(Boolean).map((part) => part.trimEnd());
   return `${parts.join('\n\n')}\n`;
 }
+
+/** The page with its `## <title>` section (up to the next `## ` heading) replaced by `section`, or added at the end. */
+export function replaceSection(page, title, section) {
+  const start = page.indexOf(`\n## ${title}`);
+  if (start === -1) return `${page.trimEnd()}\n\n${section.trimEnd()}\n`;
+  const next = page.indexOf('\n## ', start + 1);
+  const rest = next === -1 ? '' : `\n${page.slice(next).trimStart()}`;
+  return `${page.slice(0, start).trimEnd()}\n\n${section.trimEnd()}\n${rest}`;
+}

@@ -1,0 +1,100 @@
+import { Command } from 'commander';
+import { newBatchCommand } from './commands/batch/batch.js';
+import { withExamples } from './commands/command.js';
+import { newCompletionCommand } from './commands/completion/completion.js';
+import { newConfigCommand } from './commands/config/index.js';
+import { newDataCommand } from './commands/data/index.js';
+import { newProfilesCommand } from './commands/profiles/index.js';
+import { newSqlCommand } from './commands/sql/sql.js';
+import { newWhoamiCommand } from './commands/whoami/whoami.js';
+import { ExitCode } from './errors/exit-codes.js';
+import type { Factory, GlobalFlags } from './factory.js';
+import { write } from './iostreams.js';
+import { VERSION } from './version.js';
+
+const ENVIRONMENT = `
+Environment:
+  DATAPLATFORM_PROFILE     profile to use (like --profile)
+  DATAPLATFORM_BASE_URL    server address (like --base-url)
+  DATAPLATFORM_API_KEY     API key (like --api-key)
+  DATAPLATFORM_TOKEN       session token (like --token)
+  DATAPLATFORM_CONFIG_DIR  where profiles are saved (default: your config directory)
+  NO_COLOR                 set to anything to turn colour off
+
+  A flag wins over a variable, a variable over the profile, the profile over the default.
+  Exit status: 0 ok, 1 error, 2 usage, 3 no or refused credential, 4 not found, 5 forbidden,
+  6 conflict, 7 server unreachable, 8 rate limited. Every command and status: docs/cli.md
+`;
+
+/** The root command with the global options, before any subcommand is added. */
+export function newRootCommand(f: Factory, name = 'dp'): Command {
+  const root = new Command(name)
+    .description('Work with a dataplatform server from a terminal or a script')
+    .version(VERSION, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .option('--profile <name>', 'use this saved profile')
+    .option('--base-url <url>', 'server address (default http://localhost:5000)')
+    .option('--api-key <key>', 'API key to send')
+    .option('--token <token>', 'session token to send')
+    .option('--json', 'print JSON for scripts (shapes are stable)', false)
+    .option('--no-color', 'never colour the output')
+    .helpCommand(false)
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (text) => void write(f.io.stdout, text),
+      writeErr: (text) => void write(f.io.stderr, text),
+      // With --json every failure is JSON on standard error, usage errors found while parsing included.
+      outputError: (text, writeErr) =>
+        writeErr(
+          f.flags.json
+            ? `${JSON.stringify({ error: { message: text.trim().replace(/^error: /, ''), exitCode: ExitCode.usage } })}\n`
+            : text,
+        ),
+    })
+    .hook('preAction', (_root, action) => {
+      f.flags = globalFlags(action.optsWithGlobals());
+    });
+  return root;
+}
+
+/** The whole command tree of `dp`. New nouns are added here; see "How to add a command" in docs/architecture.md. */
+export function createProgram(f: Factory, name = 'dp'): Command {
+  const root = newRootCommand(f, name)
+    .addCommand(newDataCommand(f))
+    .addCommand(newSqlCommand(f))
+    .addCommand(newBatchCommand(f))
+    .addCommand(newConfigCommand(f))
+    .addCommand(newProfilesCommand(f))
+    .addCommand(newWhoamiCommand(f))
+    .addCommand(newCompletionCommand(f))
+    .addHelpText('after', ENVIRONMENT);
+  withExamples(root, [
+    'dp config set api-key svc_…',
+    'dp data list orders --sort -total --limit 10',
+    `dp sql "SELECT customer, total FROM orders WHERE total > ?" --param 100`,
+  ]);
+  inheritSettings(root);
+  return root;
+}
+
+/** Gives every subcommand the root's output, exit and help settings (commander copies them only for `.command()`). */
+export function inheritSettings(command: Command): void {
+  for (const sub of command.commands) {
+    sub.copyInheritedSettings(command);
+    inheritSettings(sub);
+  }
+}
+
+function globalFlags(options: Record<string, unknown>): GlobalFlags {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    profile: text(options.profile),
+    baseUrl: text(options.baseUrl),
+    apiKey: text(options.apiKey),
+    token: text(options.token),
+    json: options.json === true,
+    color: options.color !== false,
+  };
+}

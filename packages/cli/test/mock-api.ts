@@ -1,0 +1,49 @@
+import { createDataPlatformMocks, type DataPlatformMocks } from '@dataplatform/mocks';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+
+/** The address the mock API answers on: not the default one, so a test also proves the setting is used. */
+export const MOCK_BASE_URL = 'http://mock.dataplatform.test:5000';
+
+/** A mock API for one test file, the requests it received, and an environment pointing the CLI at it. */
+export interface MockApi {
+  mocks: DataPlatformMocks;
+  /** `METHOD path?query` of every request since the test began, in order. */
+  requests(): string[];
+  /** DATAPLATFORM_BASE_URL and DATAPLATFORM_API_KEY for the mock API. */
+  env: Record<string, string>;
+}
+
+/**
+ * Installs MSW with the contract's handlers for the file's tests. A request no handler answers fails the test,
+ * and every test is expected to check `requests()`, so an unused or unexpected call cannot pass unnoticed.
+ */
+export function useMockApi(): MockApi {
+  const mocks = createDataPlatformMocks({ baseUrl: MOCK_BASE_URL });
+  const server = setupServer(...mocks.handlers);
+  const seen: string[] = [];
+  const unhandled: string[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    seen.push(`${request.method} ${url.pathname}${url.search}`);
+  });
+  beforeAll(() =>
+    server.listen({
+      onUnhandledRequest: (request) => {
+        unhandled.push(`${request.method} ${request.url}`);
+      },
+    }),
+  );
+  afterEach(() => {
+    const stray = unhandled.splice(0);
+    seen.length = 0;
+    mocks.store.reset();
+    expect(stray, 'requests that no handler answered').toEqual([]);
+  });
+  afterAll(() => server.close());
+  return {
+    mocks,
+    requests: () => [...seen],
+    env: { DATAPLATFORM_BASE_URL: MOCK_BASE_URL, DATAPLATFORM_API_KEY: mocks.apiKey },
+  };
+}
