@@ -5,6 +5,7 @@ export const HEADERS = {
     description: 'Identifies the request; echoed from the request when supplied, generated otherwise.',
   },
   location: { name: 'Location', description: 'Address of the created resource.' },
+  redirectTo: { name: 'Location', description: 'Where the browser goes next.' },
   rateLimitLimit: { name: 'RateLimit-Limit', description: 'Requests allowed per minute for this key.' },
   rateLimitRemaining: { name: 'RateLimit-Remaining', description: 'Requests left in the current window.' },
   rateLimitReset: { name: 'RateLimit-Reset', description: 'Seconds until the window resets.' },

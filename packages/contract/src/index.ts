@@ -13,6 +13,7 @@ export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/document.js';
 export * from './schemas/settings.js';
+export * from './schemas/sign-in.js';
 export * from './schemas/sql.js';
 export * from './schemas/webhook.js';
 export * from './scopes.js';

@@ -16,13 +16,18 @@ import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerLogs } from './routes/logs.js';
+import { registerPages } from './routes/pages.js';
 import { registerSettings } from './routes/settings.js';
+import { registerExternalSignIn } from './routes/sign-in.js';
 import { registerSql } from './routes/sql.js';
+import { registerWebauthn } from './routes/webauthn.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { DocumentService } from './services/documents.js';
+import { ExternalSignIn } from './services/external-sign-in.js';
+import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { SettingsService } from './services/settings.js';
 import type { SharedState } from './shared-state.js';
@@ -87,12 +92,24 @@ export async function buildApp(
   const resets = new PasswordResetService(storage, mailer, authLimiter, activity, app.log, () =>
     (config.appUrl ?? ownUrl(app)).replace(/\/+$/, ''),
   );
-  registerAuth(app, {
-    accounts: new AccountService(storage, sessions, authLimiter, activity),
-    resets,
-    requireSession,
-    ipAllowlist,
-  });
+  const accounts = new AccountService(storage, sessions, authLimiter, activity);
+  registerAuth(app, { accounts, resets, requireSession, ipAllowlist });
+  const publicUrl = () => (config.publicUrl ?? ownUrl(app)).replace(/\/+$/, '');
+  registerExternalSignIn(
+    app,
+    new ExternalSignIn(config.identityProviders, storage, accounts, publicUrl),
+    () => publicUrl().startsWith('https:'),
+  );
+  const relyingParty = () => {
+    const origin = new URL(publicUrl());
+    return {
+      id: config.webauthnRpId ?? origin.hostname,
+      origins: config.webauthnOrigins.length > 0 ? config.webauthnOrigins : [origin.origin],
+      name: 'dataplatform',
+    };
+  };
+  registerWebauthn(app, new PasskeyService(storage, accounts, activity, relyingParty), requireSession);
+  registerPages(app, config.identityProviders);
   registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
   registerLogs(app, activity, requireSession);
   app.addHook('onClose', async () => {

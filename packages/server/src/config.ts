@@ -1,4 +1,5 @@
 import { BATCH_BODY_LIMIT, parseAllowlistEntry } from '@dataplatform/contract';
+import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
 
 /** Per-address limits of the sign-in, sign-up and password-reset routes, and the lock after failed sign-ins. */
 export interface AuthLimits {
@@ -45,6 +46,17 @@ export interface ServerConfig {
   /** Address of the web app that reset links point to; the server's own address when unset. */
   appUrl: string | undefined;
   authLimits: AuthLimits;
+  /**
+   * The server's address as browsers reach it (provider callbacks, the passkey origin and relying-party id);
+   * the listening address when unset.
+   */
+  publicUrl: string | undefined;
+  /** Relying-party id of passkeys; the host name of the public address when unset. */
+  webauthnRpId: string | undefined;
+  /** Origins passkey ceremonies may come from; the public address's origin when empty. */
+  webauthnOrigins: string[];
+  /** Google and GitHub sign-in; a provider without client credentials is off. */
+  identityProviders: IdentityProviderSettings;
   /** Where log lines go instead of standard output (for embedding and tests); not read from the environment. */
   logStream?: { write(line: string): void };
 }
@@ -103,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ),
       lockMinutes: integer(env.DATAPLATFORM_SIGNIN_LOCK_MINUTES, 15, 'DATAPLATFORM_SIGNIN_LOCK_MINUTES'),
     },
+    publicUrl: env.DATAPLATFORM_PUBLIC_URL || undefined,
+    webauthnRpId: env.DATAPLATFORM_WEBAUTHN_RP_ID || undefined,
+    webauthnOrigins: list(env.DATAPLATFORM_WEBAUTHN_ORIGINS),
+    identityProviders: loadProviderSettings(env),
   };
 }
 

@@ -22,6 +22,12 @@ const TASKS: readonly Task[] = [
     everyMs: 60 * 60 * 1000,
     run: (storage) => storage.sessions.purgeEnded(new Date(Date.now() - 86_400_000).toISOString()),
   },
+  {
+    // Flows abandoned half-way (a closed provider tab, a cancelled passkey prompt) expire within minutes.
+    name: 'purge-expired-sign-in-flows',
+    everyMs: 60 * 60 * 1000,
+    run: (storage) => storage.signIn.purgeFlows(new Date().toISOString()),
+  },
 ];
 
 /**

@@ -141,7 +141,10 @@ function operation(route: RouteDefinition): JsonSchema {
     [String(route.success.status)]: {
       description: route.success.description,
       headers: responseHeaders(route, [...(route.success.headers ?? [])]),
-      content: { 'application/json': { schema: schemaRef(route.success.schema, 'output') } },
+      // A redirect has no body to describe.
+      ...(route.success.status >= 300 && route.success.status < 400
+        ? {}
+        : { content: { 'application/json': { schema: schemaRef(route.success.schema, 'output') } } }),
     },
     ...errorResponses(route),
   };

@@ -4,6 +4,7 @@ import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
 import { logsRoutes } from './logs.js';
 import { settingsRoutes } from './settings.js';
+import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
 
@@ -12,6 +13,7 @@ export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
 export { logsRoutes } from './logs.js';
 export { settingsRoutes } from './settings.js';
+export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
 
@@ -21,6 +23,8 @@ export const routes: readonly RouteDefinition[] = [
   ...sqlRoutes,
   ...batchRoutes,
   ...authRoutes,
+  ...identityProviderRoutes,
+  ...webauthnRoutes,
   ...settingsRoutes,
   ...logsRoutes,
 ];
@@ -31,6 +35,8 @@ export type RouteId =
   | (typeof sqlRoutes)[number]['id']
   | (typeof batchRoutes)[number]['id']
   | (typeof authRoutes)[number]['id']
+  | (typeof identityProviderRoutes)[number]['id']
+  | (typeof webauthnRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id'];
 

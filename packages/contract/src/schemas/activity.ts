@@ -14,6 +14,9 @@ export const ACTIVITY_ACTIONS = [
   'password.reset_requested',
   'password.reset',
   'ip_allowlist.updated',
+  'identity.linked',
+  'passkey.added',
+  'passkey.removed',
 ] as const;
 
 /** An action of the activity log. */

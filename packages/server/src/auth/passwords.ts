@@ -26,10 +26,19 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/** The stored hash of an account made through Google, GitHub or a passkey: no password matches it. */
+export const NO_PASSWORD = 'none';
+
+const NO_SALT = randomBytes(16);
+
 /** Checks a password against a stored hash in constant time. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, , , , salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  if (scheme !== 'scrypt' || !salt || !hash) {
+    // The same work as a real check, so the answer does not tell that the account has no password.
+    await derive(password, NO_SALT);
+    return false;
+  }
   const expected = Buffer.from(hash, 'base64url');
   const actual = await derive(password, Buffer.from(salt, 'base64url'));
   return actual.length === expected.length && timingSafeEqual(actual, expected);

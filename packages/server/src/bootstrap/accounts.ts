@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SCOPES } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import { generateApiKey } from '../auth/api-key.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, NO_PASSWORD } from '../auth/passwords.js';
 import type { Storage } from '../storage/types.js';
 
 const ulid = monotonicFactory();
@@ -11,7 +11,8 @@ const ulid = monotonicFactory();
 export interface AccountSeed {
   email: string;
   name: string;
-  password: string;
+  /** `null` for an account that signs in through a provider only (until it sets a password by reset). */
+  password: string | null;
   plan?: 'free' | 'starter' | 'team' | 'payg';
   /** Operator-set enterprise tier: no rate limit. */
   enterprise?: boolean;
@@ -75,7 +76,7 @@ export async function createAccount(
       id: userId,
       email: normalizeEmail(seed.email),
       name: seed.name,
-      passwordHash: await hashPassword(seed.password),
+      passwordHash: seed.password === null ? NO_PASSWORD : await hashPassword(seed.password),
       createdAt: now.toISOString(),
     },
     billing: {

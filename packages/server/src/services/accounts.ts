@@ -92,11 +92,68 @@ export class AccountService {
       throw new ApiError('invalid_credentials');
     }
     await this.limiter.recordSuccess(email, client.ip);
-    const known = await this.storage.sessions.hasSignedInFrom(user.id, client.ip);
-    if (!known) await this.activity.record(user.id, 'signin.new_address', client);
-    await this.activity.record(user.id, 'signin', client);
     const { passwordHash: _hash, ...record } = user;
-    return sessionAnswer(record, await this.sessions.start(user.id, client));
+    return this.startSession(record, client);
+  }
+
+  /** Counts a sign-in attempt of another kind (provider callback, passkey) against the per-address limit. */
+  countSignInAttempt(client: ClientInfo): Promise<void> {
+    return this.limiter.consume('signin', client.ip);
+  }
+
+  /**
+   * Signs in the user a provider vouches for: the one linked to the provider's subject, else the one with that
+   * verified e-mail (then linked), else a new account (free plan, trial, default cluster, no password).
+   */
+  async signInWithIdentity(
+    identity: { provider: string; subject: string; email: string; name: string },
+    client: ClientInfo,
+  ) {
+    const method = { method: identity.provider };
+    let userId = await this.storage.signIn.findIdentity(identity.provider, identity.subject);
+    if (userId === null) {
+      const email = normalizeEmail(identity.email);
+      userId = (await this.storage.accounts.findByEmail(email))?.id ?? null;
+      if (userId === null) {
+        try {
+          const seed = {
+            email,
+            name: identity.name,
+            password: null,
+            plan: 'free',
+            trialDays: TRIAL_DAYS,
+          } as const;
+          userId = (await createAccount(this.storage, seed)).userId;
+          await this.activity.record(userId, 'signup', client, method);
+        } catch (error) {
+          // Signed up at the same moment by another request: sign in to that account.
+          if (!(error instanceof EmailTakenError)) throw error;
+          userId = (await this.storage.accounts.findByEmail(email))!.id;
+        }
+      }
+      await this.storage.signIn.linkIdentity({
+        provider: identity.provider,
+        subject: identity.subject,
+        userId,
+        email,
+        createdAt: new Date().toISOString(),
+      });
+      await this.activity.record(userId, 'identity.linked', client, method);
+    }
+    const user = await this.storage.accounts.findUser(userId);
+    if (!user) throw new Error(`Linked user ${userId} does not exist`);
+    return this.startSession(user, client, method);
+  }
+
+  /**
+   * The one way every sign-in method ends: notes a new address, writes `signin` to the activity log (with the
+   * method when it is not a password) and starts a session.
+   */
+  async startSession(user: UserRecord, client: ClientInfo, details?: { method: string }) {
+    const known = await this.storage.sessions.hasSignedInFrom(user.id, client.ip);
+    if (!known) await this.activity.record(user.id, 'signin.new_address', client, details);
+    await this.activity.record(user.id, 'signin', client, details);
+    return sessionAnswer(user, await this.sessions.start(user.id, client));
   }
 
   private async failed(userId: string, client: ClientInfo, lockedNow: boolean): Promise<void> {

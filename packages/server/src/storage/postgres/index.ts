@@ -10,6 +10,7 @@ import { PostgresNotifications } from './notifications.js';
 import { PostgresQueries } from './query.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
+import { PostgresSignIn } from './sign-in.js';
 import { PostgresTasks } from './tasks.js';
 
 /** Settings of the PostgreSQL engine. */
@@ -45,6 +46,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     notifications: new PostgresNotifications(sql),
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
+    signIn: new PostgresSignIn(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -133,6 +133,37 @@ const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE sign_in_flows (
+    id TEXT PRIMARY KEY,
+    purpose TEXT NOT NULL,
+    payload JSONB NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  CREATE INDEX sign_in_flows_by_expiry ON sign_in_flows (expires_at);
+  CREATE TABLE linked_identities (
+    provider TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (provider, subject)
+  );
+  CREATE INDEX linked_identities_by_user ON linked_identities (user_id);
+  CREATE TABLE passkeys (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    counter BIGINT NOT NULL,
+    transports JSONB NOT NULL,
+    device_type TEXT NOT NULL,
+    backed_up BOOLEAN NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT
+  );
+  CREATE INDEX passkeys_by_user ON passkeys (user_id, created_at);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

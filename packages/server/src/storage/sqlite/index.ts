@@ -12,6 +12,7 @@ import { SqliteNotifications } from './notifications.js';
 import { SqliteQueries } from './query.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
+import { SqliteSignIn } from './sign-in.js';
 import { SqliteTasks } from './tasks.js';
 
 /** Settings of the SQLite engine. */
@@ -56,6 +57,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     notifications: new SqliteNotifications(db),
     sessions: new SqliteSessions(db),
     secrets: new SqliteSecrets(db),
+    signIn: new SqliteSignIn(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },
