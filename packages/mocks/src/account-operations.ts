@@ -1,13 +1,23 @@
-import type { authRoutes, logsRoutes, settingsRoutes } from '@dataplatform/contract';
+import type {
+  authRoutes,
+  identityProviderRoutes,
+  logsRoutes,
+  settingsRoutes,
+  webauthnRoutes,
+} from '@dataplatform/contract';
 import type { AccountModel } from './accounts.js';
 import type { Answer } from './answers.js';
+import { ApiError } from './answers.js';
 import type { Operation } from './document-operations.js';
+import { randomToken } from './ids.js';
 import type { AccountInput, OperationInput } from './request-input.js';
 
 type RouteId =
   | (typeof authRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
-  | (typeof logsRoutes)[number]['id'];
+  | (typeof logsRoutes)[number]['id']
+  | (typeof identityProviderRoutes)[number]['id']
+  | (typeof webauthnRoutes)[number]['id'];
 
 /** An account route's behaviour, given the validated body and query and the account context. */
 type AccountOperation = (input: OperationInput & { account: AccountInput }) => {
@@ -24,6 +34,34 @@ function operation(run: AccountOperation, status = 200): Operation {
 }
 
 const userId = (account: AccountInput) => account.session!.userId;
+
+/**
+ * A provider that approves at once: the start route sends the browser straight to the callback, and the callback
+ * signs in the provider's one mock person and hands the token to `/account` in the fragment, as the server does.
+ */
+function providerStart(provider: string): Operation {
+  return () => ({
+    status: 302,
+    body: null,
+    headers: { location: `/api/auth/${provider}/callback?code=mock_code&state=${randomToken(32)}` },
+  });
+}
+
+function providerCallback(provider: string): Operation {
+  return (input) => {
+    const query = input.query as { code?: string; state?: string };
+    if (!query.code || !query.state)
+      throw new ApiError('validation_error', 'state does not match the sign-in this browser started', {
+        in: 'query',
+        field: 'state',
+      });
+    const session = input.account!.model.signInWithProvider(provider, input.account!.client);
+    const fragment = new URLSearchParams({ token: session.token, expiresAt: session.expiresAt });
+    return { status: 302, body: null, headers: { location: `/account#${fragment}` } };
+  };
+}
+
+type Passkeys = AccountInput['model']['passkeys'];
 
 /** The behaviour of `/api/auth/*`, `/api/settings/*` and `/api/logs/*`, as on the server. */
 export const accountOperations: Record<RouteId, Operation> = {
@@ -63,6 +101,32 @@ export const accountOperations: Record<RouteId, Operation> = {
   })),
   'auth.planChoice': operation(({ body, account }) => ({
     body: account.model.choosePlan(userId(account), (body as { plan: string }).plan, account.client),
+  })),
+  'auth.google': providerStart('google'),
+  'auth.googleCallback': providerCallback('google'),
+  'auth.github': providerStart('github'),
+  'auth.githubCallback': providerCallback('github'),
+  'webauthn.registrationOptions': operation(({ account }) => ({
+    body: account.model.passkeys.registrationOptions(userId(account)),
+  })),
+  'webauthn.register': operation(
+    ({ body, account }) => ({
+      body: account.model.passkeys.register(userId(account), body as Parameters<Passkeys['register']>[1]),
+    }),
+    201,
+  ),
+  'webauthn.authenticationOptions': operation(({ account }) => ({
+    body: account.model.passkeys.authenticationOptions(),
+  })),
+  'webauthn.authenticate': operation(({ body, account }) => ({
+    body: account.model.passkeys.authenticate(
+      body as Parameters<Passkeys['authenticate']>[0],
+      account.client,
+    ),
+  })),
+  'webauthn.list': operation(({ account }) => ({ body: account.model.passkeys.list(userId(account)) })),
+  'webauthn.delete': operation(({ params, account }) => ({
+    body: account.model.passkeys.remove(userId(account), params.passkeyId!),
   })),
   'settings.getIpAllowlist': operation(({ account }) => ({
     body: account.model.ipAllowlist(userId(account), account.client),

@@ -1,6 +1,7 @@
 import { isAddressAllowed, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { createIdGenerator, randomToken } from './ids.js';
+import { PasskeyModel } from './passkeys.js';
 
 /** Where a request comes from: `X-Forwarded-For` when sent (the mocks trust it), else 127.0.0.1. */
 export interface MockClient {
@@ -85,6 +86,8 @@ export class AccountModel {
   readonly #resets = new Map<string, { userId: string; expiresAt: number; used: boolean }>();
   readonly #outbox: MockMail[] = [];
   readonly #id = createIdGenerator();
+  /** The users' passkeys. */
+  readonly passkeys = new PasskeyModel(this);
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -92,6 +95,7 @@ export class AccountModel {
     this.#sessions.clear();
     this.#resets.clear();
     this.#outbox.length = 0;
+    this.passkeys.clear();
   }
 
   /** Copies of the messages sent so far, oldest first. */
@@ -249,6 +253,23 @@ export class AccountModel {
     user.allowlist = entries;
     this.#log(user, 'ip_allowlist.updated', client, { entries });
     return { entries, clientIp: client.ip };
+  }
+
+  /** A sign-in through a provider that approves at once: the provider's one mock person, made on first use. */
+  signInWithProvider(provider: string, client: MockClient) {
+    const email = `${provider}-user@example.com`;
+    if (!this.#users.has(email))
+      this.signUp({ email, password: randomToken(32), name: `${provider} user` }, client);
+    return this.startSessionFor(this.#users.get(email)!.id, client, { method: provider });
+  }
+
+  /** Signs a user in by another method than a password (a passkey), as the server's one way to start a session. */
+  startSessionFor(userId: string, client: MockClient, details: Record<string, unknown>) {
+    const user = this.#byId(userId);
+    if (!user.activity.some((e) => e.ip === client.ip && (e.action === 'signin' || e.action === 'signup')))
+      this.#log(user, 'signin.new_address', client, details);
+    this.#log(user, 'signin', client, details);
+    return this.#start(user);
   }
 
   #start(user: MockUser) {

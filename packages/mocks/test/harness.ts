@@ -42,7 +42,8 @@ export function useMockApi(options: DataPlatformMocksOptions = {}) {
       body = JSON.stringify(options.json);
       headers['Content-Type'] = 'application/json';
     }
-    const response = await fetch(baseUrl + path, { method, headers, body });
+    // Redirects (the provider sign-in routes) are answers to check, not to follow.
+    const response = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     const result = {
       status: response.status,
