@@ -48,7 +48,7 @@ export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
-export { Auth, type SignInOptions } from './resources/auth.js';
+export { Auth, Passkeys, type SignInOptions } from './resources/auth.js';
 export type {
   BatchData,
   BatchError,

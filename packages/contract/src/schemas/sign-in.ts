@@ -90,3 +90,7 @@ export const PasskeyList = z.object({ data: z.array(Passkey) }).meta({ id: 'Pass
 
 /** Path of a passkey's routes. */
 export const PasskeyParams = z.object({ passkeyId: z.string().min(1).max(1024) });
+
+export type PasskeyOptions = z.infer<typeof PasskeyOptions>;
+export type Passkey = z.infer<typeof Passkey>;
+export type PasskeyList = z.infer<typeof PasskeyList>;

@@ -2,7 +2,11 @@ import type {
   AuthSession,
   BillingAccount,
   CurrentSession,
+  DeletedResponse,
   LoggedOut,
+  Passkey,
+  PasskeyList,
+  PasskeyOptions,
   PasswordReset,
   Plan,
   ResetRequested,
@@ -73,6 +77,39 @@ export class Auth extends APIResource {
     return this._client.post(`${BASE}reset-password`, { ...options, body });
   }
 
+  /**
+   * The address that starts sign-in with Google or GitHub in a browser. `redirectTo` is a page of the server
+   * (`/account`, the default) or a loopback address of a local program, which then receives `token`, `expiresAt`
+   * and `state` in a form POST (see docs/auth.md, "Browser sign-in").
+   */
+  providerSignInUrl(
+    provider: 'google' | 'github',
+    options: { redirectTo?: string; state?: string } = {},
+  ): string {
+    const query = new URLSearchParams();
+    if (options.redirectTo !== undefined) query.set('redirect_to', options.redirectTo);
+    if (options.state !== undefined) query.set('state', options.state);
+    const search = query.toString();
+    return `${this._client.baseUrl}${BASE}${provider}${search ? `?${search}` : ''}`;
+  }
+
+  /** The sign-in page of the server, as the CLI opens it: it hands the token to `redirectTo` with `state`. */
+  loginPageUrl(options: { redirectTo?: string; state?: string } = {}): string {
+    const query = new URLSearchParams();
+    if (options.redirectTo !== undefined) query.set('redirect_to', options.redirectTo);
+    if (options.state !== undefined) query.set('state', options.state);
+    const search = query.toString();
+    return `${this._client.baseUrl}/login${search ? `?${search}` : ''}`;
+  }
+
+  /** Passkeys under `/api/webauthn`: registration needs a signed-in client; sign-in needs none. */
+  get passkeys(): Passkeys {
+    this.#passkeys ??= new Passkeys(this._client);
+    return this.#passkeys;
+  }
+
+  #passkeys: Passkeys | undefined;
+
   /** Switches the billing account to `free`, `starter`, `team` or `payg`, and returns it. */
   choosePlan(plan: Plan, options?: RequestOptions): APIPromise<BillingAccount> {
     return this._client.post(`${BASE}plan-choice`, { ...options, body: { plan } });
@@ -88,5 +125,59 @@ export class Auth extends APIResource {
   #forget(options: RequestOptions | undefined): void {
     const own = !Object.keys(options?.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
     if (own) this._client.setToken(undefined);
+  }
+}
+
+const WEBAUTHN = '/api/webauthn/';
+
+/**
+ * Passkey routes. The browser's `navigator.credentials` does the ceremony between the options and the verify call.
+ * @example
+ * const { flowId, options } = await client.auth.passkeys.registrationOptions();
+ * // … navigator.credentials.create({ publicKey: decoded options }) …
+ * await client.auth.passkeys.register({ flowId, response: credential.toJSON(), name: 'Laptop' });
+ */
+export class Passkeys extends APIResource {
+  /** Options for `navigator.credentials.create()` for the signed-in user, and the flow id to send back. */
+  registrationOptions(options?: RequestOptions): APIPromise<PasskeyOptions> {
+    return this._client.post(`${WEBAUTHN}register/options`, options);
+  }
+
+  /** Stores the new passkey after the server verified the authenticator's response. */
+  register(
+    body: { flowId: string; response: Record<string, unknown>; name?: string },
+    options?: RequestOptions,
+  ): APIPromise<Passkey> {
+    return this._client.post(`${WEBAUTHN}register/verify`, { ...options, body });
+  }
+
+  /** Options for `navigator.credentials.get()`; no e-mail needed. */
+  authenticationOptions(options?: RequestOptions): APIPromise<PasskeyOptions> {
+    return this._client.post(`${WEBAUTHN}authenticate/options`, options);
+  }
+
+  /** Signs in with the authenticator's assertion: `{ user, token, expiresAt }`, like a password sign-in. */
+  authenticate(
+    body: { flowId: string; response: Record<string, unknown> },
+    { storeToken, ...options }: SignInOptions = {},
+  ): APIPromise<AuthSession> {
+    return this._client.request<AuthSession>(
+      'POST',
+      `${WEBAUTHN}authenticate/verify`,
+      { ...options, body },
+      (session) => {
+        if (storeToken) this._client.setToken(session.token);
+      },
+    );
+  }
+
+  /** The signed-in user's passkeys, oldest first. */
+  list(options?: RequestOptions): APIPromise<PasskeyList> {
+    return this._client.get(`${WEBAUTHN}passkeys`, options);
+  }
+
+  /** Deletes a passkey; NotFoundError when the user has none with that id. */
+  delete(passkeyId: string, options?: RequestOptions): APIPromise<DeletedResponse> {
+    return this._client.delete(`${WEBAUTHN}passkeys/${encodeURIComponent(passkeyId)}`, options);
   }
 }
