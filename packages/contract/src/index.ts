@@ -12,6 +12,7 @@ export * from './schemas/auth.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/document.js';
+export * from './schemas/job.js';
 export * from './schemas/settings.js';
 export * from './schemas/sql.js';
 export * from './schemas/webhook.js';
