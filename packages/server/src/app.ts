@@ -15,6 +15,7 @@ import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerJobs } from './routes/jobs.js';
 import { registerLogs } from './routes/logs.js';
 import { registerSettings } from './routes/settings.js';
 import { registerSql } from './routes/sql.js';
@@ -23,6 +24,8 @@ import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { DocumentService } from './services/documents.js';
+import { ImportService } from './services/import/import-service.js';
+import { JobService } from './services/jobs.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { SettingsService } from './services/settings.js';
 import type { SharedState } from './shared-state.js';
@@ -95,6 +98,12 @@ export async function buildApp(
   });
   registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
   registerLogs(app, activity, requireSession);
+  registerJobs(
+    app,
+    auth,
+    { imports: new ImportService(storage), jobs: new JobService(storage), maxRowBytes: config.bodyLimit },
+    requireSession,
+  );
   app.addHook('onClose', async () => {
     await resets.drain();
     mailer.close();

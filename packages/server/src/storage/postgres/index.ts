@@ -4,6 +4,7 @@ import { PostgresAccounts } from './accounts.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
+import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
@@ -45,6 +46,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     notifications: new PostgresNotifications(sql),
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
+    jobs: new PostgresJobs(sql),
     async ping() {
       await sql`SELECT 1`;
     },
