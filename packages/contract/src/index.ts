@@ -19,5 +19,6 @@ export * from './schemas/webhook.js';
 export * from './scopes.js';
 export * from './semantics/batch.js';
 export * from './semantics/documents.js';
+export * from './semantics/import.js';
 export * from './semantics/ip-allowlist.js';
 export * from './semantics/types.js';

@@ -112,14 +112,9 @@ export const ImportQuery = z.object({
   infer: flag
     .default(true)
     .meta({ description: 'CSV: type numbers, true/false and empty cells (default true)' }),
-  resume: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .meta({
-      description: 'The id of an unfinished import to continue: send the same file again from its start',
-    }),
+  resume: z.string().min(1).max(128).optional().meta({
+    description: 'The id of an unfinished import to continue: send the same file again from its start',
+  }),
 });
 
 /** Query of an import, as the client sends it. */

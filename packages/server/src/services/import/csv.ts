@@ -1,20 +1,6 @@
+import { inferCsvCell } from '@dataplatform/contract';
 import { type CsvError, type Info, parse } from 'csv-parse';
 import { type RowParser, SourceError, type SourceRow } from './rows.js';
-
-const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
-
-/** A CSV cell as a typed value: numbers, true/false and empty cells (null); anything else stays text. */
-export function inferCell(cell: string): unknown {
-  if (cell === '') return null;
-  if (cell === 'true') return true;
-  if (cell === 'false') return false;
-  if (NUMBER.test(cell)) {
-    const n = Number(cell);
-    // 12345678901234567890 would lose digits as a number: such an id or code stays text.
-    if (Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n))) return n;
-  }
-  return cell;
-}
 
 interface ParsedRecord {
   record: string[];
@@ -64,7 +50,7 @@ export function csvParser(infer: boolean, maxRowBytes: number): RowParser {
       const value: Record<string, unknown> = {};
       for (let i = 0; i < header.length; i++) {
         Object.defineProperty(value, header[i]!, {
-          value: infer ? inferCell(record[i]!) : record[i],
+          value: infer ? inferCsvCell(record[i]!) : record[i],
           enumerable: true,
           writable: true,
           configurable: true,
