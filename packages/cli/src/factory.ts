@@ -41,6 +41,8 @@ export interface Factory {
   settings(): Promise<Settings>;
   /** An SDK client for data routes; fails with exit status 3 when no credential is set. */
   client(): Promise<DataPlatform>;
+  /** An SDK client for the server of this invocation with exactly `credential` (none: for signing in). */
+  clientWith(credential: Pick<Credential, 'kind' | 'value'> | null): Promise<DataPlatform>;
   /** How to print. */
   output(): Promise<Output>;
   /** A spinner on standard error for slow work (silent unless it is a terminal). */
@@ -78,13 +80,17 @@ export function createFactory(io: IOStreams): Factory {
       if (!credential) {
         throw new CliError('no credential is set', { exitCode: ExitCode.auth, hint: CREDENTIAL_HOWTO });
       }
+      return factory.clientWith(credential);
+    },
+    async clientWith(chosen) {
+      const current = await factory.settings();
       const { DataPlatform } = await import('@dataplatform/sdk');
       return new DataPlatform({
         baseUrl: checkBaseUrl(current.baseUrl.value, current.baseUrl.origin),
         // An empty string, not undefined: the SDK would otherwise read the other credential from the
-        // environment, and a data command sends exactly one.
-        apiKey: credential.kind === 'api-key' ? credential.value : '',
-        token: credential.kind === 'token' ? credential.value : '',
+        // environment, and a command sends exactly one.
+        apiKey: chosen?.kind === 'api-key' ? chosen.value : '',
+        token: chosen?.kind === 'token' ? chosen.value : '',
         defaultHeaders: { 'user-agent': `dataplatform-cli/${VERSION} node/${process.versions.node}` },
       });
     },
