@@ -64,7 +64,8 @@ const UNFINISHED = new Set(['failed', 'cancelled', 'running']);
  */
 export async function runUpload(f: Factory, options: UploadOptions): Promise<void> {
   const source = await openSource(f.io, options.file);
-  const client = await f.client();
+  const { streamingFetch } = await import('../../http/node-fetch.js');
+  const client = await f.client({ fetch: streamingFetch });
   const resume = options.resume === true ? await newestUnfinished(f, options.collection) : options.resume;
   const format = options.format ?? source.format;
   const tally: Tally = { bytes: 0, lines: 0 };
