@@ -11,7 +11,8 @@
  *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs unless --scale-only)
  *          --skip-webhooks (leave out webhook verification, bench/webhooks.mjs, which otherwise runs after the batch part
  *          unless --scale-only)
- *          --skip-cli (leave out the CLI start-up part, bench/cli.mjs, which otherwise runs last unless --scale-only)
+ *          --skip-cli (leave out the CLI start-up part, bench/cli.mjs, which otherwise runs unless --scale-only)
+ *          --skip-upload (leave out the upload part, bench/upload.mjs, which otherwise runs last unless --scale-only)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,7 @@ const { values: opts } = parseArgs({
     'skip-batch': { type: 'boolean', default: false },
     'skip-webhooks': { type: 'boolean', default: false },
     'skip-cli': { type: 'boolean', default: false },
+    'skip-upload': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -154,4 +156,12 @@ if (!opts['skip-cli'] && !opts['scale-only'] && !opts.profile) {
   ];
   const cli = spawnSync(process.execPath, cliArgs, { stdio: 'inherit' });
   if (cli.status !== 0) throw new Error('the CLI start-up part (bench/cli.mjs) failed');
+}
+
+// `dp upload` of a million documents end to end, last: it builds nothing when the CLI part above built it.
+if (!opts['skip-upload'] && !opts['scale-only'] && !opts.profile) {
+  const uploadArgs = [join(root, 'bench', 'upload.mjs'), '--out', out];
+  if (opts['skip-build'] || !opts['skip-cli']) uploadArgs.push('--skip-build');
+  const upload = spawnSync(process.execPath, uploadArgs, { stdio: 'inherit' });
+  if (upload.status !== 0) throw new Error('the upload part (bench/upload.mjs) failed');
 }

@@ -1,4 +1,4 @@
-import type { DataPlatform } from '@dataplatform/sdk';
+import type { DataPlatform, Fetch } from '@dataplatform/sdk';
 import { CliError } from './errors/cli-error.js';
 import { ExitCode } from './errors/exit-codes.js';
 import type { FailureContext } from './errors/failure.js';
@@ -40,13 +40,24 @@ export interface Factory {
   /** The settings of this invocation, each with its origin. */
   settings(): Promise<Settings>;
   /** An SDK client for data routes; fails with exit status 3 when no credential is set. */
-  client(): Promise<DataPlatform>;
+  client(options?: ClientOverrides): Promise<DataPlatform>;
+  /** An SDK client for the server of this invocation with exactly `credential` (none: for signing in). */
+  clientWith(
+    credential: Pick<Credential, 'kind' | 'value'> | null,
+    options?: ClientOverrides,
+  ): Promise<DataPlatform>;
   /** How to print. */
   output(): Promise<Output>;
   /** A spinner on standard error for slow work (silent unless it is a terminal). */
   spinner(text: string): Promise<Spinner>;
   /** What the error report needs to know about the settings used, if they were resolved. */
   failureContext(): FailureContext;
+}
+
+/** What a command may change in its SDK client. */
+export interface ClientOverrides {
+  /** Send with this fetch instead of the SDK's own transport (uploads use one that waits for the socket). */
+  fetch?: Fetch;
 }
 
 /** The factory of one invocation over `io`. */
@@ -71,21 +82,26 @@ export function createFactory(io: IOStreams): Factory {
       });
       return settings;
     },
-    async client() {
+    async client(options) {
       const current = await factory.settings();
       requireKnownProfile(current);
       credential = dataCredential(current);
       if (!credential) {
         throw new CliError('no credential is set', { exitCode: ExitCode.auth, hint: CREDENTIAL_HOWTO });
       }
+      return factory.clientWith(credential, options);
+    },
+    async clientWith(chosen, options = {}) {
+      const current = await factory.settings();
       const { DataPlatform } = await import('@dataplatform/sdk');
       return new DataPlatform({
         baseUrl: checkBaseUrl(current.baseUrl.value, current.baseUrl.origin),
         // An empty string, not undefined: the SDK would otherwise read the other credential from the
-        // environment, and a data command sends exactly one.
-        apiKey: credential.kind === 'api-key' ? credential.value : '',
-        token: credential.kind === 'token' ? credential.value : '',
+        // environment, and a command sends exactly one.
+        apiKey: chosen?.kind === 'api-key' ? chosen.value : '',
+        token: chosen?.kind === 'token' ? chosen.value : '',
         defaultHeaders: { 'user-agent': `dataplatform-cli/${VERSION} node/${process.versions.node}` },
+        ...(options.fetch ? { fetch: options.fetch } : {}),
       });
     },
     output() {

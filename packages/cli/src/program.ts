@@ -4,8 +4,12 @@ import { withExamples } from './commands/command.js';
 import { newCompletionCommand } from './commands/completion/completion.js';
 import { newConfigCommand } from './commands/config/index.js';
 import { newDataCommand } from './commands/data/index.js';
+import { newJobsCommand } from './commands/jobs/index.js';
+import { newLoginCommand } from './commands/login/login.js';
+import { newLogoutCommand } from './commands/logout/logout.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
+import { newUploadCommand } from './commands/upload/upload.js';
 import { newWhoamiCommand } from './commands/whoami/whoami.js';
 import { ExitCode } from './errors/exit-codes.js';
 import type { Factory, GlobalFlags } from './factory.js';
@@ -65,12 +69,17 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newDataCommand(f))
     .addCommand(newSqlCommand(f))
     .addCommand(newBatchCommand(f))
+    .addCommand(newUploadCommand(f))
+    .addCommand(newJobsCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
+    .addCommand(newLoginCommand(f))
+    .addCommand(newLogoutCommand(f))
     .addCommand(newWhoamiCommand(f))
     .addCommand(newCompletionCommand(f))
     .addHelpText('after', ENVIRONMENT);
   withExamples(root, [
+    'dp login --email ada@example.com',
     'dp config set api-key svc_…',
     'dp data list orders --sort -total --limit 10',
     `dp sql "SELECT customer, total FROM orders WHERE total > ?" --param 100`,

@@ -78,6 +78,7 @@ export const accountOperations: Record<RouteId, Operation> = {
     body: {
       user: account.model.user(userId(account)),
       session: { id: account.session!.id, expiresAt: account.session!.expiresAt },
+      billing: account.model.billing(userId(account)),
     },
   })),
   'auth.profile': operation(({ account }) => {

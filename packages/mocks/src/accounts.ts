@@ -208,6 +208,19 @@ export class AccountModel {
     return { reset: true as const, sessionsEnded: ended };
   }
 
+  /** The billing account as the API shows it. */
+  billing(userId: string) {
+    const { billing } = this.#byId(userId);
+    return {
+      _id: billing.id,
+      plan: billing.plan,
+      credits: 0,
+      trialActive: Date.parse(billing.trialExpiresAt) > Date.now(),
+      trialExpiresAt: billing.trialExpiresAt,
+      status: 'active',
+    };
+  }
+
   choosePlan(userId: string, plan: string, client: MockClient) {
     const user = this.#byId(userId);
     user.billing.plan = plan;

@@ -5,10 +5,18 @@ import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './a
 import type { Operation } from './document-operations.js';
 import { DocumentStore } from './document-store.js';
 import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
+import { JobLedger } from './imports.js';
 import { type AddKeyOptions, KeyRing, MOCK_API_KEY } from './keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
-import { parseJsonBody, parseParams, parseQuery, parseSchemaBody, readBodyText } from './request-input.js';
+import {
+  parseJsonBody,
+  parseParams,
+  parseQuery,
+  parseSchemaBody,
+  readBodyText,
+  readStreamText,
+} from './request-input.js';
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -38,6 +46,7 @@ interface MockState {
   documents: DocumentStore;
   ledger: IdempotencyLedger;
   accounts: AccountModel;
+  jobs: JobLedger;
 }
 
 const EVERY_SCOPE = effectiveScopes(SCOPES);
@@ -98,7 +107,12 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       throw error; // a bug in the mocks: let MSW report it rather than disguise it as an API error
     };
     // Everything after the body is read runs synchronously, so lookup and record of an idempotency key cannot interleave.
-    const run = (bodyText: string, scopes: ReadonlySet<string>, session: MockSession | null): Answer => {
+    const run = (
+      bodyText: string,
+      scopes: ReadonlySet<string>,
+      session: MockSession | null,
+      streamText?: string,
+    ): Answer => {
       try {
         const json = route.body ? parseJsonBody(bodyText) : undefined;
         const isAccountRoute = route.auth !== 'data';
@@ -108,6 +122,10 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
           body: isAccountRoute ? parseSchemaBody(route, json) : json,
           scopes,
           account: { model: state.accounts, session, client: clientOf(request) },
+          jobs: state.jobs,
+          ...(streamText === undefined
+            ? {}
+            : { stream: { text: streamText, contentType: request.headers.get('content-type') } }),
         };
         return operation(input, state.documents);
       } catch (error) {
@@ -119,6 +137,8 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       // Authentication and authorization come before any validation, as on the server.
       const { scopes, session } = authorize(request, route, state);
       const bodyText = await readBodyText(request, route);
+      if (route.streamBody)
+        return toResponse(run('', scopes, session, await readStreamText(request)), requestId);
       const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
       if (!idempotencyKey) return toResponse(run(bodyText, scopes, session), requestId);
 
@@ -156,13 +176,14 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     documents: new DocumentStore(),
     ledger: new IdempotencyLedger(),
     accounts: new AccountModel(),
+    jobs: new JobLedger(),
   };
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
     apiKey: MOCK_API_KEY,
     addKey: (keyOptions) => state.keys.add(keyOptions),
-    store: createMockStore(state.documents, state.ledger, state.accounts),
+    store: createMockStore(state.documents, state.ledger, state.accounts, state.jobs),
     outbox: () => state.accounts.outbox(),
   };
 }

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { AccountModel } from './accounts.js';
 import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
+import { JobLedger } from './imports.js';
 import { createMockStore } from './mock-store.js';
 
 function makeStore() {
   const ledger = new IdempotencyLedger();
-  return { store: createMockStore(new DocumentStore(), ledger, new AccountModel()), ledger };
+  return { store: createMockStore(new DocumentStore(), ledger, new AccountModel(), new JobLedger()), ledger };
 }
 
 describe('MockStore', () => {

@@ -2,15 +2,17 @@ import {
   checkCollectionName,
   checkDocumentBody,
   isJsonObject,
+  type Job,
   type StoredDocument,
 } from '@dataplatform/contract';
 import type { AccountModel } from './accounts.js';
 import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
+import type { JobLedger } from './imports.js';
 
 /** The in-memory model behind the handlers, for arranging and inspecting a test. */
 export interface MockStore {
-  /** Forgets every document, every recorded idempotent answer, every user and session; added API keys stay valid. */
+  /** Forgets every document, every recorded idempotent answer, every user and session, every job; added API keys stay valid. */
   reset(): void;
   /** A copy of a collection's documents in `_id` order; `[]` for a collection never written. */
   collection(name: string): StoredDocument[];
@@ -20,6 +22,11 @@ export interface MockStore {
    * collection name, a reserved field, or an id that is already taken.
    */
   seed(collection: string, docs: readonly Record<string, unknown>[]): StoredDocument[];
+  /**
+   * Stores a job as given (defaults: a running import), seen by key holders, or only by the user `userId` on
+   * `/api/jobs`. The mocks' own imports finish within their request, so a running job to watch or cancel is seeded.
+   */
+  seedJob(fields?: Partial<Job>, userId?: string): Job;
 }
 
 /** JSON round trip: the copy a caller gets cannot change the store, and seeds are normalised as a POST would be. */
@@ -41,15 +48,20 @@ export function createMockStore(
   documents: DocumentStore,
   ledger: IdempotencyLedger,
   accounts: AccountModel,
+  jobs: JobLedger,
 ): MockStore {
   return {
     reset() {
       documents.clear();
       ledger.clear();
       accounts.clear();
+      jobs.clear();
     },
     collection(name) {
       return copy(documents.list(name));
+    },
+    seedJob(fields = {}, userId) {
+      return jobs.seed(fields, userId ?? null);
     },
     seed(collection, docs) {
       const violation = checkCollectionName(collection);

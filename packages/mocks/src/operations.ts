@@ -2,6 +2,7 @@ import type { RouteId } from '@dataplatform/contract';
 import { accountOperations } from './account-operations.js';
 import { batchOperations } from './batch-operation.js';
 import { documentOperations, type Operation } from './document-operations.js';
+import { importOperations } from './import-operations.js';
 import { sqlOperations } from './sql-operation.js';
 
 /**
@@ -13,4 +14,5 @@ export const operations: Record<RouteId, Operation> = {
   ...batchOperations,
   ...sqlOperations,
   ...accountOperations,
+  ...importOperations,
 };

@@ -1,6 +1,7 @@
 import { checkCollectionName, isJsonObject, type RouteDefinition } from '@dataplatform/contract';
 import type { AccountModel, MockClient, MockSession } from './accounts.js';
 import { ApiError } from './answers.js';
+import type { JobLedger } from './imports.js';
 
 /** The server's default body limit (1 MiB; routes such as batch name their own); the mocks do not make it configurable. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -17,6 +18,10 @@ export interface OperationInput {
   scopes: ReadonlySet<string>;
   /** For the account, settings and logs routes: the accounts, the caller's session and address. */
   account?: AccountInput;
+  /** For routes that stream their body (imports): the body as text, gunzipped, and its Content-Type. */
+  stream?: { text: string; contentType: string | null };
+  /** The jobs, for the import and jobs routes. */
+  jobs?: JobLedger;
 }
 
 /** What an account route works with. */
@@ -96,4 +101,26 @@ export function parseSchemaBody(route: RouteDefinition, body: unknown): unknown 
   const parsed = route.body.safeParse(body);
   if (!parsed.success) throw validationError('body field', parsed.error.issues[0]);
   return parsed.data;
+}
+
+/**
+ * Reads a streamed body whole (the mocks hold it in memory), gunzipped when Content-Encoding says gzip or its
+ * first bytes are gzip's, as the server does.
+ */
+export async function readStreamText(request: Request): Promise<string> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+  const gzip = encoding === 'gzip' || encoding === 'x-gzip' || (bytes[0] === 0x1f && bytes[1] === 0x8b);
+  if (encoding && !gzip && encoding !== 'identity') {
+    throw new ApiError(
+      'validation_error',
+      `Content-Encoding "${encoding}" is not supported; send gzip or nothing`,
+      {
+        field: 'content-encoding',
+      },
+    );
+  }
+  if (!gzip) return new TextDecoder().decode(bytes);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text();
 }

@@ -27,7 +27,7 @@ async function signUp() {
   const email = `route-check-${Math.random().toString(36).slice(2)}@example.com`;
   const password = 'route check password';
   const result = await call('POST', '/api/auth/signup', { key: null, json: { email, password, name: 'R' } });
-  return { token: result.body.token as string, email, password };
+  return { token: result.body.token as string, userId: result.body.user._id as string, email, password };
 }
 
 /** An authenticator's answer as the mocks see it: they check flows and credential ids, not signatures. */
@@ -90,14 +90,16 @@ describe('the route table', () => {
       mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
       let result: Awaited<ReturnType<typeof call>>;
       if (route.auth === 'data') {
-        result = await call(route.method, pathOf(route.path), {
+        const job = mocks.store.seedJob();
+        result = await call(route.method, pathOf(route.path).replace('/jobs/r1', `/jobs/${job._id}`), {
           json: route.body ? (SAMPLES[route.id]?.body ?? { n: 2 }) : undefined,
         });
       } else {
         const user = await signUp();
         const headers = route.auth === 'session' ? { Authorization: `Bearer ${user.token}` } : undefined;
         const json = await accountBody(route.id, user);
-        let path = route.path;
+        const job = mocks.store.seedJob({}, user.userId);
+        let path = route.path.replace('{id}', job._id);
         if (route.id === 'auth.googleCallback' || route.id === 'auth.githubCallback')
           path += '?code=c&state=s';
         if (route.id === 'webauthn.delete') {

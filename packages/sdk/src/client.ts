@@ -6,11 +6,12 @@ import { type Fetch, fetchTransport, globalFetchTransport } from './internal/fet
 import { applyHeaders, type HeadersInput } from './internal/headers.js';
 import type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
 import { send } from './internal/send.js';
-import type { RawResponse, Transport } from './internal/transport.js';
+import { isStreamBody, type RawResponse, type Transport } from './internal/transport.js';
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Auth } from './resources/auth.js';
 import { Data } from './resources/data.js';
+import { Jobs } from './resources/jobs.js';
 import { Logs } from './resources/logs.js';
 import { Settings } from './resources/settings.js';
 
@@ -54,6 +55,8 @@ export class DataPlatform {
   readonly data: Data;
   /** Accounts and sessions: `/api/auth/*`. */
   readonly auth: Auth;
+  /** Background jobs such as imports: `/api/v1/data/jobs` with a key, `/api/jobs` with a session token. */
+  readonly jobs: Jobs;
   /** The activity log: `/api/logs/*`. */
   readonly logs: Logs;
   /** Account settings, such as the IP allowlist: `/api/settings/*`. */
@@ -92,6 +95,7 @@ export class DataPlatform {
     applyHeaders(this.#headers, options.defaultHeaders);
     this.data = new Data(this);
     this.auth = new Auth(this);
+    this.jobs = new Jobs(this);
     this.logs = new Logs(this);
     this.settings = new Settings(this);
   }
@@ -169,13 +173,13 @@ export class DataPlatform {
   }
 
   async #send(method: string, path: string, options: CallOptions): Promise<RawResponse> {
-    const hasBody = options.body !== undefined;
+    const hasBody = options.body !== undefined || options.rawBody !== undefined;
     const write = method !== 'GET' && method !== 'HEAD';
     let headers = this.#headers;
     // Reads share the client's header object (transports never change it): the fast path allocates nothing here.
     if (write || hasBody || options.headers) {
       headers = applyHeaders({ ...this.#headers }, options.headers);
-      if (hasBody) headers['content-type'] ??= 'application/json';
+      if (options.body !== undefined) headers['content-type'] ??= 'application/json';
       if (write) headers['idempotency-key'] = options.idempotencyKey ?? headers['idempotency-key'] ?? uuid();
     }
     return send(
@@ -183,13 +187,14 @@ export class DataPlatform {
         method,
         url: this.baseUrl + path + queryString(options.query),
         headers,
-        body: hasBody ? JSON.stringify(options.body) : undefined,
+        body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
         timeout: options.timeout ?? this.timeout,
         signal: options.signal,
       },
       {
         target: { baseUrl: this.baseUrl, isDefault: this.#isDefaultBaseUrl },
-        maxRetries: options.maxRetries ?? this.maxRetries,
+        // A stream is read as it is sent, so there is nothing left to send again.
+        maxRetries: isStreamBody(options.rawBody) ? 0 : (options.maxRetries ?? this.maxRetries),
         transport: () => this.#transport(),
       },
     );

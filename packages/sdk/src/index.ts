@@ -14,7 +14,12 @@ export type {
   DocumentPage,
   ErrorCode,
   ErrorResponse,
+  ImportFormat,
   IpAllowlist,
+  Job,
+  JobList,
+  JobRowError,
+  JobStatus,
   LoggedOut,
   PasswordReset,
   Plan,
@@ -48,6 +53,7 @@ export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+export type { RequestBody } from './internal/transport.js';
 export { Auth, Passkeys, type SignInOptions } from './resources/auth.js';
 export type {
   BatchData,
@@ -62,9 +68,11 @@ export {
   type AnyDocument,
   Data,
   type DocumentInput,
+  type ImportOptions,
   type ListParams,
   type MergePatch,
 } from './resources/data.js';
+export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Logs } from './resources/logs.js';
 export {
   type CompiledQuery,

@@ -15,6 +15,7 @@ import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { registerJobs } from './routes/jobs.js';
 import { registerLogs } from './routes/logs.js';
 import { registerPages } from './routes/pages.js';
 import { registerSettings } from './routes/settings.js';
@@ -27,6 +28,8 @@ import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
+import { ImportService } from './services/import/import-service.js';
+import { JobService } from './services/jobs.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { SettingsService } from './services/settings.js';
@@ -112,6 +115,12 @@ export async function buildApp(
   registerPages(app, config.identityProviders);
   registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
   registerLogs(app, activity, requireSession);
+  registerJobs(
+    app,
+    auth,
+    { imports: new ImportService(storage), jobs: new JobService(storage), maxRowBytes: config.bodyLimit },
+    requireSession,
+  );
   app.addHook('onClose', async () => {
     await resets.drain();
     mailer.close();

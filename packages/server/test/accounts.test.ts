@@ -139,6 +139,8 @@ forEachEngine((server) => {
       const body = CurrentSession.parse(await me.json());
       expect(body.user).toEqual(user.user);
       expect(body.session.id).toMatch(/^ses_/);
+      // A new account starts on the free plan with a trial (as the plan-choice answer shows it).
+      expect(body.billing).toMatchObject({ plan: 'free', status: 'active', trialActive: true });
       const profile = await asUser(user.token, 'GET', '/api/auth/profile');
       expect(profile.status).toBe(200);
       expect(User.parse(await profile.json())).toEqual(user.user);

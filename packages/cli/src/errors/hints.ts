@@ -2,7 +2,7 @@ import type { FailureContext } from './failure.js';
 
 /** How to give the CLI a credential; one sentence, reused by every hint about credentials. */
 export const CREDENTIAL_HOWTO =
-  'pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`';
+  'sign in with `dp login --email <you>`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`';
 
 /** How to point the CLI at a server. */
 export const BASE_URL_HOWTO =
@@ -23,7 +23,7 @@ export const hintsByCode: Record<string, Hint> = {
   key_expired: (_, c) => `the API key${sent(c)} has expired; create a new key, then ${CREDENTIAL_HOWTO}`,
   key_paused: (_, c) => `the API key${sent(c)} is paused; resume it in the dashboard or use another key`,
   session_expired: (_, c) =>
-    `the session token${sent(c)} expired or was revoked; get a new one or use an API key`,
+    `the session token${sent(c)} expired or was revoked; sign in again with \`dp login\` or use an API key`,
   insufficient_scope: (details) => {
     const required = (details as { required?: unknown } | undefined)?.required;
     const names = Array.isArray(required)

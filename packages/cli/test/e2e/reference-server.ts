@@ -11,6 +11,9 @@ export interface Reference {
   url: string;
   /** The development account's key, holding every scope. */
   apiKey: string;
+  /** The development account's e-mail and password, for signing in. */
+  email: string;
+  password: string;
   /** A new key of the development account with only these scopes. */
   addKey(scopes: string[]): Promise<string>;
   /** DATAPLATFORM_BASE_URL, DATAPLATFORM_API_KEY and a fresh DATAPLATFORM_CONFIG_DIR. */
@@ -32,6 +35,8 @@ export function useReferenceServer(): () => Reference {
       server,
       url,
       apiKey: dev.apiKey,
+      email: dev.email,
+      password: dev.password,
       addKey: async (scopes) => (await addApiKey(server.storage, dev, { scopes })).apiKey,
       env: () => ({
         DATAPLATFORM_BASE_URL: url,

@@ -137,6 +137,17 @@ function operation(route: RouteDefinition): JsonSchema {
       ...(route.bodyLimit ? { 'x-body-limit': route.bodyLimit } : {}),
     };
   }
+  if (route.streamBody) {
+    op.requestBody = {
+      required: true,
+      content: Object.fromEntries(
+        Object.entries(route.streamBody).map(([type, description]) => [
+          type,
+          { schema: { type: 'string', format: 'binary', description } },
+        ]),
+      ),
+    };
+  }
   op.responses = {
     [String(route.success.status)]: {
       description: route.success.description,

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../errors.js';
 import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
+import { importRoutes, jobsRoutes } from './jobs.js';
 import { logsRoutes } from './logs.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
@@ -11,6 +12,7 @@ import type { RouteAuth, RouteDefinition } from './types.js';
 export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
+export { importRoutes, jobsRoutes } from './jobs.js';
 export { logsRoutes } from './logs.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
@@ -22,11 +24,13 @@ export const routes: readonly RouteDefinition[] = [
   ...dataRoutes,
   ...sqlRoutes,
   ...batchRoutes,
+  ...importRoutes,
   ...authRoutes,
   ...identityProviderRoutes,
   ...webauthnRoutes,
   ...settingsRoutes,
   ...logsRoutes,
+  ...jobsRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -38,7 +42,9 @@ export type RouteId =
   | (typeof identityProviderRoutes)[number]['id']
   | (typeof webauthnRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
-  | (typeof logsRoutes)[number]['id'];
+  | (typeof logsRoutes)[number]['id']
+  | (typeof importRoutes)[number]['id']
+  | (typeof jobsRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLANS, User } from './account.js';
+import { BillingAccount, PLANS, User } from './account.js';
 import { Timestamp } from './common.js';
 
 /** Shortest and longest password the API accepts; a common password is refused too (`details.reason: "common"`). */
@@ -52,8 +52,11 @@ export const CurrentSession = z
   .object({
     user: User,
     session: z.object({ id: z.string(), expiresAt: Timestamp }),
+    billing: BillingAccount.nullable().meta({
+      description: "The user's billing account: plan, trial and status",
+    }),
   })
-  .meta({ id: 'CurrentSession', description: 'The signed-in user and the current session.' });
+  .meta({ id: 'CurrentSession', description: 'The signed-in user, the current session and their plan.' });
 
 /** Answer of logout and logout-all. */
 export const LoggedOut = z

@@ -1,4 +1,5 @@
 import type { HeadersInput } from './headers.js';
+import type { RequestBody } from './transport.js';
 
 /** Options of one call; each overrides the client's setting for that call only. */
 export interface RequestOptions {
@@ -20,5 +21,8 @@ export type Query = Record<string, string | number | boolean | undefined>;
 /** Options of a raw call made with `client.get()`, `client.post()` and so on. */
 export interface CallOptions extends RequestOptions {
   query?: Query;
+  /** A value sent as JSON. */
   body?: unknown;
+  /** A body sent as it is (set its Content-Type in `headers`); a stream is sent once, without retries. */
+  rawBody?: RequestBody;
 }

@@ -7,11 +7,20 @@ export interface TransportRequest {
   url: string;
   /** Lower-case names; transports must not change this object (the client reuses it). */
   headers: Record<string, string>;
-  body: string | undefined;
+  /** JSON text, bytes, or a stream of bytes (sent once: a streamed call is never retried). */
+  body: RequestBody | undefined;
   /** Milliseconds to wait for the answer before throwing `TransportTimeout`. */
   timeout: number;
   /** The caller's signal, if any; transports stop when it aborts. */
   signal: AbortSignal | undefined;
+}
+
+/** What a request can carry: text, bytes, or bytes that arrive over time (a file being read, say). */
+export type RequestBody = string | Uint8Array | AsyncIterable<Uint8Array>;
+
+/** Whether a body is a stream, which a transport must send with `duplex: 'half'` and cannot send twice. */
+export function isStreamBody(body: RequestBody | undefined): body is AsyncIterable<Uint8Array> {
+  return typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
 }
 
 /** A complete answer: the body is read inside the attempt, so a broken body is retried like a broken connection. */

@@ -60,7 +60,8 @@ export function undiciTransport(origin: string, defaultTimeout: number): Transpo
       path: request.url.startsWith(origin) ? request.url.slice(origin.length) : pathOf(request.url),
       method: request.method as Dispatcher.HttpMethod,
       headers: request.headers,
-      body: request.body,
+      // undici also sends async iterables of bytes (its types name only Readable).
+      body: request.body as Dispatcher.RequestOptions['body'],
       signal: request.signal,
     };
     let deadline: Deadline | undefined;

@@ -1,8 +1,9 @@
-import type { DeletedResponse, SqlResponse, StoredDocument } from '@dataplatform/contract';
+import type { DeletedResponse, ImportFormat, Job, SqlResponse, StoredDocument } from '@dataplatform/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';
+import type { RequestBody } from '../internal/transport.js';
 import { segment } from '../internal/utils.js';
 import type { BatchOperation, BatchOptions, BatchResponse } from './batch.js';
 import { Collection } from './collection.js';
@@ -32,6 +33,29 @@ export type MergePatch<T> = {
 export type AnyDocument = Record<string, unknown>;
 
 const BASE = '/api/v1/data/';
+
+/** Options of `client.data.import()`. */
+export interface ImportOptions extends RequestOptions {
+  /** ndjson, json (an array) or csv; default: from `contentType`, else guessed by the server from the first character. */
+  format?: ImportFormat;
+  /** skip (default): leave bad rows out and go on; abort: stop at the first bad row. */
+  onError?: 'skip' | 'abort';
+  /** CSV: type numbers, true/false and empty cells (default true). */
+  infer?: boolean;
+  /** The id of an unfinished import to continue; send the same file again from its start. */
+  resume?: string;
+  /** Say the body is gzipped (the server also recognises gzip by its first bytes). */
+  gzip?: boolean;
+}
+
+const CONTENT_TYPES: Record<ImportFormat, string> = {
+  ndjson: 'application/x-ndjson',
+  json: 'application/json',
+  csv: 'text/csv',
+};
+
+/** An import may run for a long time: one attempt waits up to a day for its answer. */
+const IMPORT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Documents in collections, under `/api/v1/data/{collection}`.
@@ -124,6 +148,27 @@ export class Data extends APIResource {
     options?: RequestOptions,
   ): APIPromise<SqlResponse<T>> {
     return this._client.post(`${BASE}sql`, { ...options, body: params ? { sql, params } : { sql } });
+  }
+
+  /**
+   * Streams a file of documents into a collection as an import job (NDJSON, a JSON array or CSV; gzip
+   * accepted) and resolves with the finished job: its status, counts and the first bad rows with their lines.
+   * A stream is sent once (never retried): resume an import that broke off with `{ resume: job._id }`.
+   * @example const job = await client.data.import('orders', fs.createReadStream('orders.ndjson'), { onError: 'abort' });
+   */
+  import(collection: string, body: RequestBody, options: ImportOptions = {}): APIPromise<Job> {
+    const { format, onError, infer, resume, gzip, ...request } = options;
+    const headers: Record<string, string> = {
+      'content-type': format ? CONTENT_TYPES[format] : 'application/octet-stream',
+    };
+    if (gzip) headers['content-encoding'] = 'gzip';
+    return this._client.post(`${BASE}${segment(collection, 'collection')}/import`, {
+      timeout: IMPORT_TIMEOUT_MS,
+      ...request,
+      headers: { ...headers, ...(request.headers as Record<string, string> | undefined) },
+      query: { format, onError, infer, resume },
+      rawBody: body,
+    });
   }
 
   /** A query builder over the SQL helper: `await client.data.query<Order>('orders').where('total', '>', 100)`. */

@@ -35,3 +35,12 @@ function addBodyParser(scope: FastifyInstance, parse: (raw: string) => unknown):
     }
   });
 }
+
+/**
+ * Leaves every request body of `scope` unread, for routes that stream it (`request.raw`): no body limit applies,
+ * so such a route must bound what it holds itself.
+ */
+export function keepBodyAsStream(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+}

@@ -38,7 +38,7 @@ export function registerAccountRoutes(
     const hooks = [...(route.auth === 'session' ? [requireSession] : []), ...(extraHooks[route.id] ?? [])];
     app.route({
       method: route.method,
-      url: route.path,
+      url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       onRequest: hooks,
       handler: async (request, reply) => {
         let body: unknown;

@@ -37,6 +37,7 @@ function handlers({ accounts, resets }: AuthRouteDeps): Record<RouteId, AccountH
       return {
         user: await accounts.user(session.userId),
         session: { id: session.sessionId, expiresAt: session.expiresAt },
+        billing: await accounts.billing(session.userId),
       };
     },
     'auth.profile': ({ request }) => accounts.user(request.session!.userId),

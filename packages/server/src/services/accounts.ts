@@ -195,6 +195,12 @@ export class AccountService {
     return userAnswer(user);
   }
 
+  /** The user's billing account as the API shows it, or null when they have none. */
+  async billing(userId: string) {
+    const billing = await this.storage.accounts.billing(userId);
+    return billing ? billingAnswer(billing) : null;
+  }
+
   /** Switches the plan; the enterprise tier is an operator's decision and not on offer here. */
   async choosePlan(userId: string, plan: string, client: ClientInfo) {
     const billing = await this.storage.accounts.setPlan(userId, plan);

@@ -45,7 +45,22 @@ describe('dp completion bash', () => {
 
   it.each([
     [['d'], ['data']],
-    [[''], ['batch', 'completion', 'config', 'data', 'profiles', 'sql', 'whoami']],
+    [
+      [''],
+      [
+        'batch',
+        'completion',
+        'config',
+        'data',
+        'jobs',
+        'login',
+        'logout',
+        'profiles',
+        'sql',
+        'upload',
+        'whoami',
+      ],
+    ],
     [['data', 'l'], ['list']],
     [['data', 'list', 'orders', '--l'], ['--limit']],
     [['--json', 'data', 'r'], ['replace']],

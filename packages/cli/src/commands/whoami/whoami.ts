@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { CliError } from '../../errors/cli-error.js';
+import { attempt, CliError } from '../../errors/cli-error.js';
 import { ExitCode } from '../../errors/exit-codes.js';
 import { CREDENTIAL_HOWTO } from '../../errors/hints.js';
 import type { Factory } from '../../factory.js';
 import { maskSecret } from '../../settings/keys.js';
-import { dataCredential } from '../../settings/resolve.js';
+import { type Credential, dataCredential } from '../../settings/resolve.js';
 import { type Run, withExamples } from '../command.js';
 
 /** `dp whoami` has no options of its own. */
@@ -24,9 +24,16 @@ export function newWhoamiCommand(f: Factory, run: Run<WhoamiOptions> = runWhoami
 
 const kindNames = { 'api-key': 'API key', token: 'token' } as const;
 
+/** Who a session token belongs to and their plan, from `GET /api/auth/me`. */
+async function signedIn(f: Factory, credential: Credential) {
+  const client = await f.clientWith(credential);
+  return attempt('ask the server who the session token belongs to', client.auth.me());
+}
+
 /**
  * `--json`: `{ profile: { name, from }, baseUrl: { value, from }, credential: { kind, value, from } | null }`
- * with the credential's value masked. Exit status 3 when no credential is set.
+ * with the credential's value masked, plus `user` and `plan` when a session token is in effect (asked of the
+ * server). Exit status 3 when no credential is set or the server refuses the token.
  */
 export async function runWhoami(f: Factory): Promise<void> {
   const settings = await f.settings();
@@ -39,8 +46,14 @@ export async function runWhoami(f: Factory): Promise<void> {
     value: maskSecret(credential.value),
     from: credential.origin,
   };
+  const session = credential?.kind === 'token' ? await signedIn(f, credential) : undefined;
   if (out.json) {
-    await out.writeJson({ profile, baseUrl, credential: shown ?? null });
+    await out.writeJson({
+      profile,
+      baseUrl,
+      credential: shown ?? null,
+      ...(session ? { user: session.user, plan: session.billing?.plan ?? null } : {}),
+    });
   } else {
     const { bold, dim } = out.style;
     const line = (label: string, value: string, from: string) =>
@@ -50,6 +63,17 @@ export async function runWhoami(f: Factory): Promise<void> {
         line('Server:', baseUrl.value, baseUrl.from) +
         (shown ? line('Credential:', `${kindNames[shown.kind]} ${shown.value}`, shown.from) : ''),
     );
+    if (session) {
+      const { user, billing } = session;
+      const trial =
+        billing?.trialActive && billing.trialExpiresAt
+          ? `, trial until ${billing.trialExpiresAt.slice(0, 10)}`
+          : '';
+      await out.write(
+        `${'User:'.padEnd(12)}${bold(user.email)} ${dim(`(${user.name})`)}\n` +
+          `${'Plan:'.padEnd(12)}${bold(billing?.plan ?? 'none')}${trial}\n`,
+      );
+    }
   }
   if (!credential) {
     throw new CliError('no credential is set', { exitCode: ExitCode.auth, hint: CREDENTIAL_HOWTO });

@@ -4,6 +4,7 @@ import { PostgresAccounts } from './accounts.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
+import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
@@ -47,6 +48,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),
+    jobs: new PostgresJobs(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -6,6 +6,7 @@ import { SqliteAccounts } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
+import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
@@ -58,6 +59,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     sessions: new SqliteSessions(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
+    jobs: new SqliteJobs(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -158,6 +158,24 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX passkeys_by_user ON passkeys (user_id, created_at);
   `,
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    input TEXT NOT NULL,
+    counts TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    errors TEXT NOT NULL,
+    failure TEXT,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    updated_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  CREATE INDEX jobs_by_cluster ON jobs (cluster_id, created_at DESC, id DESC);
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

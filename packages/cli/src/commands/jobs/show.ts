@@ -1,0 +1,65 @@
+import type { Job } from '@dataplatform/sdk';
+import { CliError } from '../../errors/cli-error.js';
+import type { Output } from '../../output/printer.js';
+import { formatBytes, formatCount } from '../../output/units.js';
+
+/** The most row errors printed on a terminal; `--json` and `dp jobs get` give all the job kept. */
+const ERRORS_SHOWN = 10;
+
+/** The job's counts in words: "1,000 rows: 998 stored, 2 refused". */
+export function countsText(job: Job): string {
+  const { rows, inserted, failed } = job.counts;
+  return `${formatCount(rows)} rows: ${formatCount(inserted)} stored, ${formatCount(failed)} refused`;
+}
+
+function statusText(job: Job, out: Output): string {
+  const { green, red, yellow } = out.style;
+  if (job.status === 'succeeded') return green(job.status);
+  if (job.status === 'failed') return red(job.status);
+  if (job.status === 'cancelled') return yellow(job.status);
+  return job.status;
+}
+
+/** A job for a person: its facts, its failure and its first row errors. */
+export async function printJob(out: Output, job: Job): Promise<void> {
+  const { bold, dim } = out.style;
+  const line = (label: string, value: string) => `${label.padEnd(12)}${value}\n`;
+  let text =
+    line('Job:', bold(job._id)) +
+    line('Status:', statusText(job, out)) +
+    line(
+      'Kind:',
+      `${job.kind} into "${job.input.collection}" (${job.input.format}, on error ${job.input.onError})`,
+    ) +
+    line('Counts:', countsText(job)) +
+    line('Read:', formatBytes(job.bytes)) +
+    line('Created:', job.createdAt) +
+    (job.finishedAt ? line('Finished:', job.finishedAt) : '');
+  if (job.failure) text += line('Failure:', `${job.failure.code}: ${job.failure.message}`);
+  await out.write(text);
+  if (job.errors.length > 0) {
+    await out.write(
+      `\n${bold('Refused rows')}${dim(` (first ${Math.min(ERRORS_SHOWN, job.errors.length)})`)}\n`,
+    );
+    await out.writeTable(
+      ['line', 'code', 'message'],
+      job.errors.slice(0, ERRORS_SHOWN).map((e) => [e.line, e.code, e.message]),
+    );
+  }
+}
+
+/** Prints a job as the output wants it: JSON, a line of JSON when piped, or for a person. */
+export async function writeJob(out: Output, job: Job): Promise<void> {
+  if (out.json) await out.writeJson(job);
+  else if (!out.tty) await out.writeJsonLine(job);
+  else await printJob(out, job);
+}
+
+/** A job that did not succeed ends the command with status 1, its failure as the message. */
+export function failIfUnsuccessful(job: Job, resumeHint?: string): void {
+  if (job.status === 'succeeded' || job.status === 'queued' || job.status === 'running') return;
+  const reason = job.failure ? `${job.failure.code}: ${job.failure.message}` : job.status;
+  throw new CliError(`job ${job._id} ${job.status} after ${countsText(job)} (${reason})`, {
+    hint: resumeHint ?? 'the rows stored so far stay; `dp jobs get <id>` shows the refused rows',
+  });
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { listEnvelope, Timestamp } from './common.js';
+
+/** Kinds of background work a job tracks: imports now; backups and model training use the same record later. */
+export const JOB_KINDS = ['import'] as const;
+
+/** Where a job is: waiting, working, or finished one of three ways. */
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+
+/** A job status. */
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Statuses of a job that will not change any more (a failed or cancelled import can still be resumed). */
+export const FINISHED_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** Formats an import reads. */
+export const IMPORT_FORMATS = ['ndjson', 'json', 'csv'] as const;
+
+/** An import format: NDJSON (one object per line), a JSON array of objects, or CSV with a header row. */
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** What an import does with a bad row: leave it out and go on, or stop there. */
+export const IMPORT_ON_ERROR = ['skip', 'abort'] as const;
+
+/** The most row errors a job keeps; the counts cover all of them. */
+export const JOB_ERROR_LIMIT = 100;
+
+/** A row an import could not store, and why. */
+export const JobRowError = z
+  .object({
+    line: z.number().int().min(1).meta({ description: 'Line of the source where the row starts (1-based)' }),
+    code: z.string().meta({ description: 'invalid_json, invalid_body, invalid_row or conflict' }),
+    message: z.string(),
+  })
+  .meta({ id: 'JobRowError', description: 'A row of an import that was not stored.' });
+
+/** What an import job was asked to do. */
+export const ImportInput = z
+  .object({
+    collection: z.string(),
+    format: z.enum(IMPORT_FORMATS),
+    onError: z.enum(IMPORT_ON_ERROR),
+    infer: z.boolean().meta({ description: 'CSV only: numbers, true/false and empty cells become typed' }),
+  })
+  .meta({ id: 'ImportInput', description: 'The options an import job runs with.' });
+
+/** A background job of a cluster. */
+export const Job = z
+  .object({
+    _id: z.string(),
+    kind: z.enum(JOB_KINDS),
+    status: z.enum(JOB_STATUSES),
+    clusterId: z.string(),
+    input: ImportInput,
+    counts: z
+      .object({
+        rows: z.number().int().min(0).meta({ description: 'Rows read so far, bad ones included' }),
+        inserted: z.number().int().min(0),
+        failed: z.number().int().min(0),
+      })
+      .meta({ description: 'Rows read, stored and refused' }),
+    bytes: z.number().int().min(0).meta({ description: 'Bytes of the (decompressed) source read so far' }),
+    errors: z.array(JobRowError).meta({ description: `The first ${JOB_ERROR_LIMIT} rows refused` }),
+    failure: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'Why a failed or cancelled job stopped' }),
+    createdAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    updatedAt: Timestamp,
+    finishedAt: Timestamp.nullable(),
+  })
+  .meta({
+    id: 'Job',
+    description:
+      'Work the server does in the background, with its status, progress, counts, the first row errors and timestamps.',
+  });
+
+/** A job. */
+export type Job = z.infer<typeof Job>;
+
+/** A row error of a job. */
+export type JobRowError = z.infer<typeof JobRowError>;
+
+/** One page of jobs, newest first. */
+export const JobList = listEnvelope(Job, 'JobList');
+
+/** A page of jobs. */
+export type JobList = z.infer<typeof JobList>;
+
+/** Query of a job list. */
+export const JobListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
+  skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Jobs to skip' }),
+});
+
+/** Path of a job route. */
+export const JobParams = z.object({ id: z.string().min(1).max(128) });
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+/** Query of an import. */
+export const ImportQuery = z.object({
+  format: z
+    .enum(IMPORT_FORMATS)
+    .optional()
+    .meta({ description: 'Overrides the Content-Type: ndjson, json (an array) or csv' }),
+  onError: z
+    .enum(IMPORT_ON_ERROR)
+    .default('skip')
+    .meta({ description: 'skip: leave bad rows out and go on; abort: stop at the first bad row' }),
+  infer: flag
+    .default(true)
+    .meta({ description: 'CSV: type numbers, true/false and empty cells (default true)' }),
+  resume: z.string().min(1).max(128).optional().meta({
+    description: 'The id of an unfinished import to continue: send the same file again from its start',
+  }),
+});
+
+/** Query of an import, as the client sends it. */
+export type ImportQuery = z.input<typeof ImportQuery>;

@@ -1,0 +1,68 @@
+import { JOB_ERROR_LIMIT } from '@dataplatform/contract';
+import { ApiError } from '../http/errors.js';
+import type { JobRecord, Storage } from '../storage/types.js';
+
+/** A job as the API shows it. */
+export function publicJob(job: JobRecord) {
+  return {
+    _id: job.id,
+    kind: job.kind,
+    status: job.status,
+    clusterId: job.clusterId,
+    input: job.input,
+    counts: job.counts,
+    bytes: job.bytes,
+    errors: job.errors.slice(0, JOB_ERROR_LIMIT),
+    failure: job.failure,
+    createdAt: job.createdAt,
+    startedAt: job.startedAt,
+    updatedAt: job.updatedAt,
+    finishedAt: job.finishedAt,
+  };
+}
+
+const notFound = (id: string) => new ApiError('not_found', `Job "${id}" not found`);
+
+/** Jobs as key holders (one cluster) and signed-in users (every cluster they own) see them. */
+export class JobService {
+  constructor(private readonly storage: Storage) {}
+
+  /** A job of the cluster; 404 for a job of another cluster, as for one that does not exist. */
+  async getInCluster(clusterId: string, id: string) {
+    const job = await this.storage.jobs.find(id);
+    if (!job || job.clusterId !== clusterId) throw notFound(id);
+    return publicJob(job);
+  }
+
+  async listInCluster(clusterId: string, limit: number, skip: number) {
+    const { rows, total } = await this.storage.jobs.listByCluster(clusterId, { limit, skip });
+    return { data: rows.map(publicJob), total, limit, skip };
+  }
+
+  /** A job of one of the user's clusters; 404 otherwise. */
+  async getOwned(userId: string, id: string) {
+    const job = await this.storage.jobs.find(id);
+    if (!job || !(await this.storage.jobs.isOwnedBy(id, userId))) throw notFound(id);
+    return publicJob(job);
+  }
+
+  async listOwned(userId: string, limit: number, skip: number) {
+    const { rows, total } = await this.storage.jobs.listByOwner(userId, { limit, skip });
+    return { data: rows.map(publicJob), total, limit, skip };
+  }
+
+  /** Cancels a queued or running job of the user; 409 when it had finished. Its worker stops at its next save. */
+  async cancel(userId: string, id: string) {
+    await this.getOwned(userId, id);
+    const now = new Date().toISOString();
+    const cancelled = await this.storage.jobs.cancel(
+      id,
+      { code: 'cancelled', message: 'The job was cancelled' },
+      now,
+    );
+    const job = await this.storage.jobs.find(id);
+    if (!cancelled)
+      throw new ApiError('conflict', `Job "${id}" has finished (${job?.status}); it cannot be cancelled`);
+    return publicJob(job!);
+  }
+}
