@@ -132,7 +132,11 @@ function operation(route: RouteDefinition): JsonSchema {
     [String(route.success.status)]: {
       description: route.success.description,
       headers: responseHeaders(route, [...(route.success.headers ?? [])]),
-      content: { 'application/json': { schema: schemaRef(route.success.schema, 'output') } },
+      content: {
+        [route.success.contentType ?? 'application/json']: {
+          schema: schemaRef(route.success.schema, 'output'),
+        },
+      },
     },
     ...errorResponses(route),
   };
@@ -187,7 +191,10 @@ export function buildOpenApiDocument(): JsonSchema {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: 'http://localhost:5000', description: 'Local development server' }],
-    tags: [{ name: 'data', description: 'Documents in collections' }],
+    tags: [
+      { name: 'data', description: 'Documents in collections' },
+      { name: 'webhooks', description: 'Subscriptions to document events, their deliveries and attempts' },
+    ],
     paths,
     components: components(),
     'x-error-codes': Object.fromEntries(

@@ -3,20 +3,28 @@ import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
 import { sqlRoutes } from './sql.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
+import { webhookRoutes } from './webhooks.js';
 
 export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
 export { sqlRoutes } from './sql.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
+export { webhookRoutes } from './webhooks.js';
 
 /** Every route of the API. */
-export const routes: readonly RouteDefinition[] = [...dataRoutes, ...sqlRoutes, ...batchRoutes];
+export const routes: readonly RouteDefinition[] = [
+  ...dataRoutes,
+  ...sqlRoutes,
+  ...batchRoutes,
+  ...webhookRoutes,
+];
 
 /** Look up a route by its operation id. */
 export type RouteId =
   | (typeof dataRoutes)[number]['id']
   | (typeof sqlRoutes)[number]['id']
-  | (typeof batchRoutes)[number]['id'];
+  | (typeof batchRoutes)[number]['id']
+  | (typeof webhookRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [
