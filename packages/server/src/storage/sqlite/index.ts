@@ -4,13 +4,16 @@ import Database from 'better-sqlite3';
 import type { Storage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
+import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
+import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
 import { SqliteTasks } from './tasks.js';
+import { SqliteSubscriptionCache, SqliteWebhooks } from './webhooks.js';
 
 /** Settings of the SQLite engine. */
 export interface SqliteOptions {
@@ -43,15 +46,19 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
   migrate(db);
   const idempotency = new SqliteIdempotency(db);
   const authCache = new AuthCache();
+  const subscriptions = new SqliteSubscriptionCache(db);
+  const outbox = new SqliteOutbox(db, subscriptions);
   return {
     engine: 'sqlite',
-    documents: new SqliteDocuments(db, idempotency),
+    documents: new SqliteDocuments(db, idempotency, outbox),
     idempotency,
     keys: new SqliteKeys(db, authCache),
     accounts: new SqliteAccounts(db, authCache),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),
     notifications: new SqliteNotifications(db),
+    webhooks: new SqliteWebhooks(db, subscriptions),
+    deliveries: new SqliteDeliveries(db, outbox, subscriptions),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+import { composeDocument } from '../compose.js';
+import { CaptureSignal, changesOf, changeTargets, outboxRows, targetKey } from '../outbox.js';
+import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
+import type { SubscriptionFilter } from '../webhook-types.js';
+import type { SqliteSubscriptionCache } from './webhooks.js';
+
+/** The outbox work of one write transaction: what it read before its operations, written after them. */
+export interface SqliteCapture {
+  /** Writes the events and deliveries of the operations that succeeded; call inside the transaction. */
+  record(results: readonly OperationResult[]): void;
+}
+
+/** Subscriptions that could want an event of these operations (by collection). */
+function relevant(
+  subscriptions: readonly SubscriptionFilter[],
+  operations: readonly DocumentOperation[],
+): SubscriptionFilter[] {
+  const collections = new Set<string>();
+  for (const operation of operations) {
+    if (operation.kind !== 'get' && operation.kind !== 'refused') collections.add(operation.collection);
+  }
+  return subscriptions.filter((s) => s.collection === null || collections.has(s.collection));
+}
+
+/** Events and deliveries written in the document write's own transaction, on SQLite. */
+export class SqliteOutbox {
+  readonly signal = new CaptureSignal();
+  private captured = false;
+  private readonly stmt;
+
+  constructor(
+    db: Database.Database,
+    private readonly subscriptions: SqliteSubscriptionCache,
+  ) {
+    this.stmt = {
+      get: db.prepare<[number, string], DocumentRow>(
+        'SELECT id, data, created_at AS createdAt, updated_at AS updatedAt FROM documents WHERE collection_id = ? AND id = ?',
+      ),
+      event: db.prepare(
+        `INSERT INTO webhook_events (id, cluster_id, type, collection, document_id, body, created_at)
+         VALUES (@id, @clusterId, @type, @collection, @documentId, @body, @createdAt)`,
+      ),
+      delivery: db.prepare(
+        `INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
+         VALUES (@id, @subscriptionId, @eventId, 'pending', @createdAt, @createdAt)`,
+      ),
+    };
+  }
+
+  /**
+   * Called inside the write's transaction before its operations. Null (and nothing else done) when no active
+   * subscription of the cluster could want these operations' events: the common case costs a map lookup.
+   */
+  open(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    collectionIds: ReadonlyMap<string, number | undefined>,
+  ): SqliteCapture | null {
+    const active = this.subscriptions.active(clusterId);
+    if (active.length === 0) return null;
+    const subscriptions = relevant(active, operations);
+    if (subscriptions.length === 0) return null;
+    const before = new Map<string, string | null>();
+    for (const target of changeTargets(operations)) {
+      const collectionId = collectionIds.get(target.collection);
+      const row = collectionId === undefined ? undefined : this.stmt.get.get(collectionId, target.id);
+      before.set(targetKey(target.collection, target.id), row ? composeDocument(row) : null);
+    }
+    return {
+      record: (results) => {
+        const changes = changesOf(operations, results, before);
+        const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString());
+        for (const event of rows.events) this.stmt.event.run(event);
+        for (const delivery of rows.deliveries) this.stmt.delivery.run(delivery);
+        if (rows.deliveries.length > 0) this.captured = true;
+      },
+    };
+  }
+
+  /** Called after a write transaction committed: wakes the delivery worker when it captured deliveries. */
+  committed(): void {
+    if (!this.captured) return;
+    this.captured = false;
+    this.signal.emit();
+  }
+}
