@@ -10,17 +10,36 @@ import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerSql } from './routes/sql.js';
+import { registerWebhooks } from './routes/webhooks.js';
 import { BatchService } from './services/batch.js';
 import { DocumentService } from './services/documents.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
+import type { Clock } from './webhooks/clock.js';
+import { openWebhooks, type WebhookRuntime } from './webhooks/runtime.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhook machinery; its delivery worker is started by `startServer`. */
+    webhooks: WebhookRuntime;
+  }
+}
+
+/** What `buildApp` may be given besides configuration and storage. */
+export interface AppOptions {
+  /** Redis and anything else several instances share. */
+  shared?: SharedState;
+  /** The clock of the webhook machinery (tests move it forward). */
+  clock?: Clock;
+}
 
 /** Builds the HTTP application over an open storage (and Redis, when shared); nothing listens yet. */
 export async function buildApp(
   config: ServerConfig,
   storage: Storage,
-  shared?: SharedState,
+  options: AppOptions = {},
 ): Promise<FastifyInstance> {
+  const { shared } = options;
   const app = Fastify({
     logger: { level: config.logLevel },
     // Per-request log lines cost a fifth of the throughput; failures are still logged by the error handler.
@@ -45,5 +64,9 @@ export async function buildApp(
   registerData(app, auth, new DocumentService(storage));
   registerSql(app, auth, storage);
   registerBatch(app, auth, new BatchService(storage), config.batchBodyLimit);
+  const webhooks = await openWebhooks(config, storage, app.log, options.clock);
+  app.decorate('webhooks', webhooks);
+  registerWebhooks(app, auth, webhooks.service, webhooks.streams);
+  app.addHook('onClose', async () => webhooks.close());
   return app;
 }

@@ -6,9 +6,11 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import {
   addApiKey,
+  type Clock,
   type CreatedAccount,
   createAccountWithKey,
   type RunningServer,
+  type ServerConfig,
   startServer,
 } from '../src/index.js';
 
@@ -61,6 +63,8 @@ export interface TestServer {
   server: RunningServer;
   url: string;
   dataDir: string;
+  /** The PostgreSQL database of the server, when it runs on PostgreSQL. */
+  databaseUrl: string | undefined;
   /** The development account created on first start (enterprise tier, every scope). */
   devKey: string;
   /** Another account with its own cluster, on the free plan without a trial (100 requests a minute). */
@@ -82,19 +86,30 @@ export interface TestServer {
 
 /** Starts a server on a fresh database of the given engine (SQLite in a temporary directory by default). */
 export async function startTestServer(
-  options: { engine?: Engine; redisUrl?: string } = {},
+  options: {
+    engine?: Engine;
+    redisUrl?: string;
+    /** Settings to change besides the test's own (port, host, data directory, database). */
+    config?: Partial<ServerConfig>;
+    /** The clock of the webhook machinery. */
+    clock?: Clock;
+  } = {},
 ): Promise<TestServer> {
   const engine = options.engine ?? 'sqlite';
   const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-test-'));
   const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-  const server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: database?.url,
-    redisUrl: options.redisUrl,
-    logLevel: 'warn',
-  });
+  const server = await startServer(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: database?.url,
+      redisUrl: options.redisUrl,
+      logLevel: 'warn',
+      ...options.config,
+    },
+    { clock: options.clock },
+  );
   const dev = server.devAccount;
   if (!dev) throw new Error('startTestServer needs a fresh data directory for the development account');
   const devKey = dev.apiKey;
@@ -109,6 +124,7 @@ export async function startTestServer(
     server,
     url,
     dataDir,
+    databaseUrl: database?.url,
     devKey,
     other,
     addKey: (keyOptions) => addApiKey(server.storage, dev, keyOptions),
