@@ -23,14 +23,17 @@ export function availableEngines(): Engine[] {
 }
 
 /**
- * Runs the same tests once per engine, each with its own fresh server: `t()` is that server.
- * This is the engine matrix of the HTTP suites; the tests themselves are written once.
+ * Runs the same tests once per engine, each with its own fresh server: `t()` is that server (with
+ * `options.config` applied). This is the engine matrix of the HTTP suites; the tests themselves are written once.
  */
-export function forEachEngine(body: (t: () => TestServer, engine: Engine) => void): void {
+export function forEachEngine(
+  body: (t: () => TestServer, engine: Engine) => void,
+  options: { config?: Partial<ServerConfig> } = {},
+): void {
   describe.each(availableEngines())('on %s', (engine) => {
     let server: TestServer | undefined;
     beforeAll(async () => {
-      server = await startTestServer({ engine });
+      server = await startTestServer({ engine, config: options.config });
     }, 60_000);
     afterAll(() => server?.stop());
     body(() => server!, engine);

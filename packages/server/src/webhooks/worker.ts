@@ -138,12 +138,15 @@ export class DeliveryWorker {
       succeeded,
       next,
     };
-    await storage.deliveries.finish(attempt);
+    // Disabled first, so that whoever sees this delivery failed sees the subscription off too.
     if (gone) {
       await storage.deliveries.disableSubscription(
         delivery.subscriptionId,
         'the receiver answered 410 Gone: the subscription was disabled',
       );
+    }
+    await storage.deliveries.finish(attempt);
+    if (gone) {
       await this.notify(
         delivery,
         'webhook.disabled',
