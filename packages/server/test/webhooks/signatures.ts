@@ -25,3 +25,19 @@ export function standardSignatureValid(received: Received, secret: string): bool
     return false;
   }
 }
+
+/**
+ * True when one of the `v1,` values of webhook-signature is the Standard Webhooks signature under `secret`,
+ * computed with node:crypto and no timestamp tolerance (for deliveries stamped by a test clock).
+ */
+export function standardSignatureMatches(received: Received, secret: string): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const signed = `${received.headers['webhook-id']}.${received.headers['webhook-timestamp']}.${received.body}`;
+  const expected = createHmac('sha256', key).update(signed).digest();
+  return String(received.headers['webhook-signature'] ?? '')
+    .split(' ')
+    .some((entry) => {
+      const given = Buffer.from(entry.replace(/^v1,/, ''), 'base64');
+      return entry.startsWith('v1,') && given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
