@@ -2,15 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import { monotonicFactory } from 'ulid';
 import type { ClaimedDelivery, FinishedAttempt, Storage } from '../storage/types.js';
 import { type Clock, iso } from './clock.js';
-import type { DeliveryDispatcher, PostResult } from './dispatch.js';
+import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
 import { type SecretBox, signingSecrets } from './secret-box.js';
 import { signDelivery } from './signing.js';
 
 const ulid = monotonicFactory();
 
-/** How long a claimed delivery stays with its worker: far longer than an attempt (10 s), so it is never sent twice. */
-const CLAIM_LEASE_MS = 60_000;
+/**
+ * How long a claimed delivery stays with its worker: twice an attempt's limit (10 s), so a live worker always
+ * records it first, and a worker that died lets it come due again soon.
+ */
+const CLAIM_LEASE_MS = 2 * DELIVERY_TIMEOUT_MS;
 /** Retries due sooner than this get a timer of their own; later ones are found by polling. */
 const TIMED_RETRY_MS = 60_000;
 
