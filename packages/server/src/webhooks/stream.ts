@@ -129,7 +129,8 @@ export class EventStreams {
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
-      connection: 'keep-alive',
+      // The connection ends with the stream: nothing waits on it when the server stops.
+      connection: 'close',
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
     });
