@@ -8,6 +8,7 @@ import { type AddKeyOptions, KeyRing, MOCK_API_KEY } from './keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
 import { parseJsonBody, parseParams, parseQuery, readBodyText } from './request-input.js';
+import { WebhookStore } from './webhook-store.js';
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -34,6 +35,7 @@ interface MockState {
   keys: KeyRing;
   documents: DocumentStore;
   ledger: IdempotencyLedger;
+  webhooks: WebhookStore;
 }
 
 function operationFor(route: RouteDefinition): Operation {
@@ -71,7 +73,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
           body: route.body ? parseJsonBody(bodyText) : undefined,
           scopes,
         };
-        return operation(input, state.documents);
+        return operation(input, state.documents, state);
       } catch (error) {
         return fail(error);
       }
@@ -117,12 +119,14 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     keys: new KeyRing(),
     documents: new DocumentStore(),
     ledger: new IdempotencyLedger(),
+    webhooks: new WebhookStore(),
   };
+  state.documents.onChange((change) => state.webhooks.capture(change));
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
     apiKey: MOCK_API_KEY,
     addKey: (keyOptions) => state.keys.add(keyOptions),
-    store: createMockStore(state.documents, state.ledger),
+    store: createMockStore(state.documents, state.ledger, state.webhooks),
   };
 }

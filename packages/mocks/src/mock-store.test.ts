@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { createMockStore } from './mock-store.js';
+import { WebhookStore } from './webhook-store.js';
 
 function makeStore() {
   const ledger = new IdempotencyLedger();
-  return { store: createMockStore(new DocumentStore(), ledger), ledger };
+  return { store: createMockStore(new DocumentStore(), ledger, new WebhookStore()), ledger };
 }
 
 describe('MockStore', () => {

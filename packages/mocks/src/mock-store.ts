@@ -3,14 +3,18 @@ import {
   checkDocumentBody,
   isJsonObject,
   type StoredDocument,
+  type WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** The in-memory model behind the handlers, for arranging and inspecting a test. */
 export interface MockStore {
-  /** Forgets every document and every recorded idempotent answer; added API keys stay valid. */
+  /** Forgets every document, webhook subscription and recorded idempotent answer; added API keys stay valid. */
   reset(): void;
+  /** Copies of the webhook subscriptions, oldest first, without secrets. */
+  webhooks(): WebhookSubscriptionRecord[];
   /** A copy of a collection's documents in `_id` order; `[]` for a collection never written. */
   collection(name: string): StoredDocument[];
   /**
@@ -36,11 +40,19 @@ function timestampOf(doc: Record<string, unknown>, field: '_createdAt' | '_updat
 }
 
 /** Wraps the document store and the idempotency ledger in the facade tests use. */
-export function createMockStore(documents: DocumentStore, ledger: IdempotencyLedger): MockStore {
+export function createMockStore(
+  documents: DocumentStore,
+  ledger: IdempotencyLedger,
+  webhooks: WebhookStore,
+): MockStore {
   return {
     reset() {
       documents.clear();
       ledger.clear();
+      webhooks.clear();
+    },
+    webhooks() {
+      return webhooks.list();
     },
     collection(name) {
       return copy(documents.list(name));

@@ -2,6 +2,7 @@ import type { RouteId } from '@dataplatform/contract';
 import { batchOperations } from './batch-operation.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { sqlOperations } from './sql-operation.js';
+import { webhookOperations } from './webhook-operations.js';
 
 /**
  * The behaviour of every route, by operation id. Typed by the contract's route ids, so a route added to
@@ -11,4 +12,5 @@ export const operations: Record<RouteId, Operation> = {
   ...documentOperations,
   ...batchOperations,
   ...sqlOperations,
+  ...webhookOperations,
 };

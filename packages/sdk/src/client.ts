@@ -10,6 +10,7 @@ import type { RawResponse, Transport } from './internal/transport.js';
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Data } from './resources/data.js';
+import { Webhooks } from './resources/webhooks.js';
 
 /** The base address used when neither the `baseUrl` option nor DATAPLATFORM_BASE_URL is set. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -51,6 +52,8 @@ export class DataPlatform {
   readonly maxRetries: number;
   /** Documents in collections: `/api/v1/data/{collection}`. */
   readonly data: Data;
+  /** Webhook subscriptions, deliveries and attempts: `/api/v1/data/webhooks`. */
+  readonly webhooks: Webhooks;
 
   readonly #options: ClientOptions;
   readonly #headers: Record<string, string>;
@@ -83,6 +86,7 @@ export class DataPlatform {
     if (this.token) this.#headers.authorization = `Bearer ${this.token}`;
     applyHeaders(this.#headers, options.defaultHeaders);
     this.data = new Data(this);
+    this.webhooks = new Webhooks(this);
   }
 
   /** A new client with these options changed, e.g. `client.withOptions({ timeout: 5_000 })`. */

@@ -13,6 +13,14 @@ export type {
   SqlCondition,
   SqlResponse,
   StoredDocument,
+  WebhookAttemptRecord,
+  WebhookCreateRequest,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEvent,
+  WebhookSecretRotationRecord,
+  WebhookStreamMessageRecord,
+  WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
@@ -59,3 +67,4 @@ export {
   type SqlParam,
   type WhereOperator,
 } from './resources/query.js';
+export { type DeliveryListParams, Webhooks, type WebhookWithSecret } from './resources/webhooks.js';
