@@ -9,6 +9,7 @@
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
  *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs last unless --scale-only)
+ *          --skip-delivery (leave out the webhook delivery part, bench/delivery.mjs, which runs before the batch part)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +38,7 @@ const { values: opts } = parseArgs({
     'scale-only': { type: 'boolean', default: false },
     'skip-scale': { type: 'boolean', default: false },
     'skip-batch': { type: 'boolean', default: false },
+    'skip-delivery': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -119,7 +121,17 @@ writeFileSync(
 );
 log(`\nWrote ${relative(root, out)}`);
 
-// The batch part writes its own section of the page, after the two parts above are on it.
+// The delivery part writes its own section of the page, after the two parts above are on it.
+if (!opts['skip-delivery'] && !opts['scale-only'] && !opts.profile) {
+  const delivery = spawnSync(
+    process.execPath,
+    [join(root, 'bench', 'delivery.mjs'), '--skip-build', '--out', out],
+    { stdio: 'inherit' },
+  );
+  if (delivery.status !== 0) throw new Error('the delivery part (bench/delivery.mjs) failed');
+}
+
+// The batch part writes its own section of the page, after the parts above are on it.
 if (!opts['skip-batch'] && !opts['scale-only'] && !opts.profile) {
   const batch = spawnSync(
     process.execPath,
