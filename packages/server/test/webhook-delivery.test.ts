@@ -149,6 +149,25 @@ forEachEngine(
       });
     });
 
+    describe('idempotent writes', () => {
+      it('delivers a write once when it is replayed with its Idempotency-Key', async () => {
+        const hook = await receiver();
+        const { _id } = await subscribe({ url: hook.url, events: ['*'], collection: 'replayed' });
+        const send = () =>
+          t().call('POST', '/api/v1/data/replayed', {
+            body: { n: 1 },
+            headers: { 'idempotency-key': 'once' },
+          });
+        const first = await send();
+        const again = await send();
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(await again.json()).toEqual(await first.json());
+        await hook.waitFor(1);
+        await settled(_id, 1);
+        expect(hook.received).toHaveLength(1);
+      });
+    });
+
     describe('batches', () => {
       it('delivers one event per successful operation of a batch, none for failed ones', async () => {
         const hook = await receiver();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAccountWithKey } from '../src/index.js';
 import { openStorage } from '../src/storage/index.js';
 import type { Storage } from '../src/storage/types.js';
 import { KEY_FILE, openSecretBox } from '../src/webhooks/encryption-key.js';
@@ -14,6 +15,24 @@ function recorder() {
   const errors: string[] = [];
   const log = { error: (message: string) => errors.push(message) } as unknown as FastifyBaseLogger;
   return { log, errors };
+}
+
+/** Stores a subscription whose secret was sealed with some key, as the service would. */
+async function subscribeWith(storage: Storage, sealed: string) {
+  const { clusterId } = await createAccountWithKey(storage, {
+    email: `key-${randomBytes(4).toString('hex')}@example.com`,
+    name: 'Key',
+    password: 'long enough pw',
+  });
+  await storage.webhooks.create({
+    id: 'wh_key',
+    clusterId,
+    url: 'http://127.0.0.1:9/',
+    events: ['*'],
+    collection: null,
+    createdAt: new Date().toISOString(),
+    secret: sealed,
+  });
 }
 
 describe.each(availableEngines())('the key that encrypts webhook secrets on %s', (engine) => {
@@ -66,10 +85,15 @@ describe.each(availableEngines())('the key that encrypts webhook secrets on %s',
     const first = await instance();
     const configured = randomBytes(32).toString('base64');
     const { log, errors } = recorder();
-    expect(
-      await openSecretBox({ encryptionKey: configured, dataDir: first.dataDir }, first.storage, log),
-    ).not.toBeNull();
+    const box = await openSecretBox(
+      { encryptionKey: configured, dataDir: first.dataDir },
+      first.storage,
+      log,
+    );
+    expect(box).not.toBeNull();
     expect(existsSync(join(first.dataDir, KEY_FILE))).toBe(false);
+    // A secret encrypted with the recorded key exists: another key may not take its place.
+    await subscribeWith(first.storage, box!.seal('whsec_x', 'wh_key'));
 
     const other = randomBytes(32).toString('base64');
     expect(
@@ -88,6 +112,22 @@ describe.each(availableEngines())('the key that encrypts webhook secrets on %s',
       expect(
         await openSecretBox({ encryptionKey: configured, dataDir: second.dataDir }, second.storage, log),
       ).not.toBeNull();
+    }
+  });
+
+  it('is replaced on SQLite while no subscription holds a secret encrypted with the old one', async () => {
+    const first = await instance();
+    const { log, errors } = recorder();
+    const key = () => randomBytes(32).toString('base64');
+    const old = await openSecretBox({ encryptionKey: key(), dataDir: first.dataDir }, first.storage, log);
+    const next = await openSecretBox({ encryptionKey: key(), dataDir: first.dataDir }, first.storage, log);
+    if (engine === 'sqlite') {
+      expect(next).not.toBeNull();
+      expect(next!.checkValue).not.toBe(old!.checkValue);
+      expect(errors).toEqual([]);
+    } else {
+      // Instances of PostgreSQL starting together with different keys must not take turns replacing it.
+      expect(next).toBeNull();
     }
   });
 

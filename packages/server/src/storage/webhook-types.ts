@@ -53,6 +53,11 @@ export interface WebhookStore {
    * recorded one. Lets every instance notice a key that is not the one the stored secrets were encrypted with.
    */
   ensureKeyCheck(value: string, now: string): Promise<string>;
+  /**
+   * Records `value` instead of the recorded check value when no subscription exists (so nothing is encrypted
+   * with the old key); true when it did. Exact only with one writer: SQLite uses it, PostgreSQL never does.
+   */
+  replaceKeyCheckIfUnused(value: string): Promise<boolean>;
 }
 
 /** Where a delivery stands. */

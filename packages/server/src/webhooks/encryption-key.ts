@@ -37,6 +37,8 @@ export async function openSecretBox(
   if (material) {
     const box = new SecretBox(material);
     if ((await storage.webhooks.ensureKeyCheck(box.checkValue, now)) === box.checkValue) return box;
+    // A database without subscriptions has nothing encrypted with the old key (SQLite only: one writer).
+    if (await storage.webhooks.replaceKeyCheckIfUnused(box.checkValue)) return box;
     log.error(
       `Webhook secrets in this database were encrypted with another key than ${options.encryptionKey ? 'DATAPLATFORM_ENCRYPTION_KEY' : file}: this instance will not create subscriptions or deliver events (see docs/deployment.md)`,
     );
@@ -48,6 +50,7 @@ export async function openSecretBox(
   // recorded key that no file holds.
   if (file) writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
   if ((await storage.webhooks.ensureKeyCheck(box.checkValue, now)) === box.checkValue) return box;
+  if (await storage.webhooks.replaceKeyCheckIfUnused(box.checkValue)) return box;
   if (file) unlinkSync(file);
   log.error(
     'Webhook secrets in this database were encrypted with a key this instance does not have: set DATAPLATFORM_ENCRYPTION_KEY to the same value on every instance (see docs/deployment.md). This instance will not create subscriptions or deliver events.',

@@ -62,6 +62,11 @@ export class PostgresWebhooks implements WebhookStore {
     return row ?? null;
   }
 
+  /** Never on PostgreSQL: instances starting together with different keys would take turns replacing it. */
+  async replaceKeyCheckIfUnused(): Promise<boolean> {
+    return false;
+  }
+
   async ensureKeyCheck(value: string, now: string): Promise<string> {
     await this.sql`
       INSERT INTO encryption_key_checks (name, check_value, created_at) VALUES ('webhook-secrets', ${value}, ${now})

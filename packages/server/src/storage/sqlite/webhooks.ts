@@ -90,6 +90,10 @@ export class SqliteWebhooks implements WebhookStore {
       seedCheck: db.prepare(
         "INSERT INTO encryption_key_checks (name, check_value, created_at) VALUES ('webhook-secrets', ?, ?) ON CONFLICT DO NOTHING",
       ),
+      replaceCheck: db.prepare(
+        `UPDATE encryption_key_checks SET check_value = ?
+         WHERE name = 'webhook-secrets' AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions)`,
+      ),
       readCheck: db.prepare<[], { value: string }>(
         "SELECT check_value AS value FROM encryption_key_checks WHERE name = 'webhook-secrets'",
       ),
@@ -123,6 +127,10 @@ export class SqliteWebhooks implements WebhookStore {
   ): Promise<SubscriptionRecord | null> {
     this.stmt.rotate.run(secret, previousSecretExpiresAt, clusterId, id);
     return this.find(clusterId, id);
+  }
+
+  async replaceKeyCheckIfUnused(value: string): Promise<boolean> {
+    return this.stmt.replaceCheck.run(value).changes === 1;
   }
 
   async ensureKeyCheck(value: string, now: string): Promise<string> {
