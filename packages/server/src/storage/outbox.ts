@@ -1,7 +1,12 @@
 import type { WebhookEventType } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import type { DocumentOperation, OperationResult } from './types.js';
-import type { SubscriptionFilter } from './webhook-types.js';
+import type {
+  CaptureTaker,
+  ClaimedDelivery,
+  SubscriptionFilter,
+  SubscriptionTarget,
+} from './webhook-types.js';
 
 // The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
 // acknowledged write never loses its event and a rolled-back one never sends any. Engine-neutral here; each
@@ -30,12 +35,13 @@ export interface EventRow {
   createdAt: string;
 }
 
-/** A delivery row: one event for one subscription, due at once. */
+/** A delivery row: one event for one subscription, due at once or leased to this instance's worker. */
 export interface DeliveryRow {
   id: string;
   subscriptionId: string;
   eventId: string;
   createdAt: string;
+  nextAttemptAt: string;
 }
 
 /** A document an operation of the batch addresses. */
@@ -146,6 +152,8 @@ export function outboxRows(
   subscriptions: readonly SubscriptionFilter[],
   changes: readonly DocumentChange[],
   now: string,
+  /** Set when this instance's worker takes the deliveries: they are leased to it until then. */
+  leasedUntil?: string,
 ): { events: EventRow[]; deliveries: DeliveryRow[] } {
   const events: EventRow[] = [];
   const deliveries: DeliveryRow[] = [];
@@ -163,19 +171,78 @@ export function outboxRows(
       createdAt: now,
     });
     for (const subscription of targets) {
-      deliveries.push({ id: `dlv_${ulid()}`, subscriptionId: subscription.id, eventId: id, createdAt: now });
+      deliveries.push({
+        id: `dlv_${ulid()}`,
+        subscriptionId: subscription.id,
+        eventId: id,
+        createdAt: now,
+        nextAttemptAt: leasedUntil ?? now,
+      });
     }
   }
   return { events, deliveries };
 }
 
-/** Calls listeners after commits that captured deliveries; a listener that throws does not stop the others. */
+/** The deliveries of `rows` as the worker needs them, for the subscriptions they were made for. */
+export function claimedOf(
+  rows: { events: readonly EventRow[]; deliveries: readonly DeliveryRow[] },
+  subscriptions: readonly SubscriptionTarget[],
+): ClaimedDelivery[] {
+  const events = new Map(rows.events.map((event) => [event.id, event]));
+  const targets = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
+  return rows.deliveries.map((delivery) => {
+    const event = events.get(delivery.eventId)!;
+    const target = targets.get(delivery.subscriptionId)!;
+    return {
+      id: delivery.id,
+      subscriptionId: target.id,
+      clusterId: target.clusterId,
+      ownerId: target.ownerId,
+      eventId: event.id,
+      eventType: event.type,
+      body: event.body,
+      url: target.url,
+      secret: target.secret,
+      previousSecret: target.previousSecret,
+      previousSecretExpiresAt: target.previousSecretExpiresAt,
+      attempts: 0,
+      retries: 0,
+      manual: false,
+    };
+  });
+}
+
+/**
+ * What an engine's outbox shares: the listeners of captures, and this instance's taker with the deliveries
+ * captured for it by a transaction that has not committed yet.
+ */
 export class CaptureSignal {
   private readonly listeners = new Set<() => void>();
+  private taker: CaptureTaker | undefined;
 
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Registers this instance's taker (see DeliveryStore.takeCaptured). */
+  setTaker(taker: CaptureTaker): () => void {
+    this.taker = taker;
+    return () => {
+      if (this.taker === taker) this.taker = undefined;
+    };
+  }
+
+  /** Until when deliveries captured now are leased to this instance's taker; undefined without one. */
+  leaseUntil(): string | undefined {
+    return this.taker?.leaseUntil();
+  }
+
+  /** After a commit: hands the deliveries to the taker (when they were leased to it) and tells the listeners. */
+  committed(deliveries: readonly ClaimedDelivery[], leased: boolean): void {
+    if (deliveries.length === 0) return;
+    if (leased && this.taker) this.taker.take([...deliveries]);
+    this.emit();
   }
 
   emit(): void {

@@ -7,6 +7,24 @@ export interface SubscriptionFilter {
   collection: string | null;
 }
 
+/** What a write's capture knows of each active subscription: enough to send its deliveries at once. */
+export interface SubscriptionTarget extends SubscriptionFilter {
+  clusterId: string;
+  /** The cluster's owner, told when a delivery fails for good. */
+  ownerId: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+/** Takes the deliveries this instance's writes capture, leased to it, right after their commit. */
+export interface CaptureTaker {
+  /** Until when deliveries captured now stay leased to the taker (as a claim's lease, on the taker's clock). */
+  leaseUntil(): string;
+  take(deliveries: ClaimedDelivery[]): void;
+}
+
 /** A stored subscription. Secrets are ciphertext here: only the webhook service can open them. */
 export interface SubscriptionRecord extends SubscriptionFilter {
   clusterId: string;
@@ -126,6 +144,11 @@ export interface FinishedAttempt {
   succeeded: boolean;
   /** The delivery's new state: pending with a next attempt, or final. */
   next: { status: DeliveryStatus; nextAttemptAt: string | null; retries: number };
+  /**
+   * Set when the receiver answered 410: the subscription is turned off and its other pending deliveries fail
+   * with this reason, in the same transaction as the attempt.
+   */
+  disable?: { subscriptionId: string; reason: string };
 }
 
 /** One event of a subscription, as the event stream sends it. */
@@ -144,10 +167,8 @@ export interface DeliveryStore {
    * other worker takes them meanwhile (a worker that dies lets them come due again then).
    */
   claim(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
-  /** Records an attempt and the delivery's new state, together. */
+  /** Records an attempt and the delivery's new state (and turns the subscription off on 410), together. */
   finish(attempt: FinishedAttempt): Promise<void>;
-  /** Turns a subscription off (a receiver answered 410) and fails its pending deliveries. */
-  disableSubscription(subscriptionId: string, reason: string): Promise<void>;
   /** One page of a subscription's deliveries, newest first. */
   list(
     subscriptionId: string,
@@ -166,4 +187,11 @@ export interface DeliveryStore {
    * when another instance's commit is announced. Returns a function that stops the calls.
    */
   onCaptured(listener: () => void): () => void;
+  /**
+   * Makes `taker` (this instance's delivery worker) the taker of what this instance's writes capture: their
+   * deliveries are stored already leased to it and handed over after the commit, so the first attempt needs no
+   * claim. Without a taker, captured deliveries are due at once for any worker to claim. Returns a function that
+   * ends the arrangement.
+   */
+  takeCaptured(taker: CaptureTaker): () => void;
 }

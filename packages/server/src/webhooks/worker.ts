@@ -16,6 +16,8 @@ const ulid = monotonicFactory();
 const CLAIM_LEASE_MS = 2 * DELIVERY_TIMEOUT_MS;
 /** Retries due sooner than this get a timer of their own; later ones are found by polling. */
 const TIMED_RETRY_MS = 60_000;
+/** Captured deliveries waiting for a free slot; past this, the rest wait for their lease to end and are claimed. */
+const QUEUE_LIMIT = 10_000;
 
 /** Settings of the delivery worker. */
 export interface WorkerOptions {
@@ -33,10 +35,12 @@ export interface WorkerOptions {
 }
 
 /**
- * Sends due deliveries. It claims them from the database (several instances never claim the same one), posts
- * each signed, records the attempt and schedules the retry. It wakes when a write of this instance commits
- * deliveries (and, on PostgreSQL, when another instance announces some), when a retry it scheduled comes
- * due, and otherwise every `pollIntervalMs`, which also picks up what a stopped instance left.
+ * Sends deliveries. The deliveries this instance's writes capture are leased to it in the write's transaction
+ * and handed over right after the commit, so a first attempt leaves without a claim; everything else (retries,
+ * re-sends, what another instance captured without a worker, what a stopped instance left) is claimed from the
+ * database, where several instances never claim the same delivery. Each delivery is posted signed, its attempt
+ * recorded and its retry scheduled. Claims are made when a retry it scheduled comes due, when a re-send or
+ * another instance announces deliveries, and otherwise every `pollIntervalMs`.
  */
 export class DeliveryWorker {
   private inFlight = 0;
@@ -45,6 +49,8 @@ export class DeliveryWorker {
   private stopped = true;
   private poller: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private stopTaking: (() => void) | undefined;
+  private readonly queue: ClaimedDelivery[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly active = new Set<Promise<void>>();
 
@@ -52,7 +58,13 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopped = false;
-    this.unsubscribe = this.options.storage.deliveries.onCaptured(() => this.wake());
+    const { deliveries } = this.options.storage;
+    this.stopTaking = deliveries.takeCaptured({
+      // On the worker's clock, which its claims compare with.
+      leaseUntil: () => iso(this.options.clock.now() + CLAIM_LEASE_MS),
+      take: (taken) => this.take(taken),
+    });
+    this.unsubscribe = deliveries.onCaptured(() => this.wake());
     this.poller = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.poller.unref();
     this.wake();
@@ -73,9 +85,22 @@ export class DeliveryWorker {
       });
   }
 
-  /** Stops claiming and waits for the deliveries in flight. */
+  /** Sends deliveries captured by this instance's writes (already leased to this worker). */
+  private take(deliveries: readonly ClaimedDelivery[]): void {
+    if (this.stopped) return;
+    for (const delivery of deliveries) if (this.queue.length < QUEUE_LIMIT) this.queue.push(delivery);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.inFlight < this.options.concurrency) this.track(this.queue.shift()!);
+  }
+
+  /** Stops taking and claiming, and waits for the deliveries in flight (queued ones come due after their lease). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopTaking?.();
+    this.queue.length = 0;
     clearInterval(this.poller);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -87,7 +112,7 @@ export class DeliveryWorker {
     const { storage, clock, concurrency } = this.options;
     do {
       this.again = false;
-      const room = concurrency - this.inFlight;
+      const room = concurrency - this.inFlight - this.queue.length;
       // At capacity: the delivery that finishes first wakes the worker again.
       if (room <= 0) return;
       const now = clock.now();
@@ -106,7 +131,8 @@ export class DeliveryWorker {
       .finally(() => {
         this.inFlight--;
         this.active.delete(running);
-        if (this.inFlight === this.options.concurrency - 1) this.wake();
+        if (this.queue.length > 0) this.pump();
+        else if (this.inFlight === this.options.concurrency - 1) this.wake();
       });
     this.active.add(running);
   }
@@ -140,14 +166,15 @@ export class DeliveryWorker {
       error: result.error,
       succeeded,
       next,
+      ...(gone
+        ? {
+            disable: {
+              subscriptionId: delivery.subscriptionId,
+              reason: 'the receiver answered 410 Gone: the subscription was disabled',
+            },
+          }
+        : {}),
     };
-    // Disabled first, so that whoever sees this delivery failed sees the subscription off too.
-    if (gone) {
-      await storage.deliveries.disableSubscription(
-        delivery.subscriptionId,
-        'the receiver answered 410 Gone: the subscription was disabled',
-      );
-    }
     await storage.deliveries.finish(attempt);
     if (gone) {
       await this.notify(

@@ -1,6 +1,7 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import type {
   AttemptRecord,
+  CaptureTaker,
   ClaimedDelivery,
   DeliveryRecord,
   DeliveryStatus,
@@ -51,39 +52,43 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async finish(a: FinishedAttempt): Promise<void> {
-    await this.sql.unsafe(
-      `WITH settled AS (
-         UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = $2, last_response_status = $3,
-           last_error = $4, status = $5, next_attempt_at = $6, retries = $7, manual = false
-         WHERE id = $1 RETURNING id, attempts
-       )
-       INSERT INTO webhook_attempts
-         (id, delivery_id, attempt, started_at, status, response_status, duration_ms, error, next_attempt_at)
-       SELECT $8, id, attempts, $2, $9, $3, $10, $4, $6 FROM settled`,
-      [
-        a.deliveryId,
-        a.startedAt,
-        a.responseStatus,
-        a.error,
-        a.next.status,
-        a.next.nextAttemptAt,
-        a.next.retries,
-        a.attemptId,
-        a.succeeded ? 'succeeded' : 'failed',
-        a.durationMs,
-      ] as never[],
-      { prepare: true },
-    );
-  }
-
-  async disableSubscription(subscriptionId: string, reason: string): Promise<void> {
+    const record = (q: Sql | TransactionSql) =>
+      q.unsafe(
+        `WITH settled AS (
+           UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = $2, last_response_status = $3,
+             last_error = $4, status = $5, next_attempt_at = $6, retries = $7, manual = false
+           WHERE id = $1 RETURNING id, attempts
+         )
+         INSERT INTO webhook_attempts
+           (id, delivery_id, attempt, started_at, status, response_status, duration_ms, error, next_attempt_at)
+         SELECT $8, id, attempts, $2, $9, $3, $10, $4, $6 FROM settled`,
+        [
+          a.deliveryId,
+          a.startedAt,
+          a.responseStatus,
+          a.error,
+          a.next.status,
+          a.next.nextAttemptAt,
+          a.next.retries,
+          a.attemptId,
+          a.succeeded ? 'succeeded' : 'failed',
+          a.durationMs,
+        ] as never[],
+        { prepare: true },
+      );
+    const { disable } = a;
+    if (!disable) {
+      await record(this.sql);
+      return;
+    }
     const rows = await this.sql.begin(async (tx) => {
       const updated = await tx<{ clusterId: string }[]>`
-        UPDATE webhook_subscriptions SET active = false WHERE id = ${subscriptionId}
+        UPDATE webhook_subscriptions SET active = false WHERE id = ${disable.subscriptionId}
         RETURNING cluster_id AS "clusterId"`;
       await tx`
-        UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ${reason}
-        WHERE subscription_id = ${subscriptionId} AND status = 'pending'`;
+        UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ${disable.reason}
+        WHERE subscription_id = ${disable.subscriptionId} AND status = 'pending'`;
+      await record(tx);
       return updated;
     });
     for (const row of rows) this.outbox.presence.forget(row.clusterId);
@@ -166,5 +171,9 @@ export class PostgresDeliveries implements DeliveryStore {
 
   onCaptured(listener: () => void): () => void {
     return this.outbox.subscribe(listener);
+  }
+
+  takeCaptured(taker: CaptureTaker): () => void {
+    return this.outbox.setTaker(taker);
   }
 }

@@ -1,8 +1,8 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { composeDocument } from '../compose.js';
-import { CaptureSignal, changesOf, changeTargets, outboxRows, targetKey } from '../outbox.js';
+import { CaptureSignal, changesOf, changeTargets, claimedOf, outboxRows, targetKey } from '../outbox.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
-import type { SubscriptionFilter } from '../webhook-types.js';
+import type { CaptureTaker, ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
 import { COLUMNS } from './document-operations.js';
 import type { SubscriptionPresence } from './presence.js';
 
@@ -13,8 +13,8 @@ export const CAPTURE_CHANNEL = 'dataplatform_webhook_deliveries';
 export interface PostgresCapture {
   /** Writes the events and deliveries of the operations that succeeded; call inside the transaction. */
   record(results: readonly OperationResult[]): Promise<void>;
-  /** True once `record` wrote deliveries. */
-  readonly captured: boolean;
+  /** What `record` wrote, for this instance's worker once the transaction commits. */
+  readonly captured: { deliveries: ClaimedDelivery[]; leased: boolean } | undefined;
 }
 
 /** Keeps a promise sent ahead from counting as unhandled; it is awaited later. */
@@ -51,9 +51,11 @@ export class PostgresOutbox {
     collectionIds: ReadonlyMap<string, string | undefined>,
   ): PostgresCapture {
     const subscriptions = ahead(
-      tx<{ id: string; events: string[]; collection: string | null }[]>`
-        SELECT id, events, collection FROM webhook_subscriptions
-        WHERE cluster_id = ${clusterId} AND active FOR KEY SHARE`.execute(),
+      tx<SubscriptionTarget[]>`
+        SELECT s.id, s.events, s.collection, s.cluster_id AS "clusterId", c.owner_id AS "ownerId", s.url, s.secret,
+          s.previous_secret AS "previousSecret", s.previous_secret_expires_at AS "previousSecretExpiresAt"
+        FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
+        WHERE s.cluster_id = ${clusterId} AND s.active FOR KEY SHARE OF s`.execute(),
     );
     const names = new Map<string, string>();
     const cids: string[] = [];
@@ -81,8 +83,11 @@ export class PostgresOutbox {
               )
               .execute(),
           );
-    const capture = {
-      captured: false,
+    let captured: PostgresCapture['captured'];
+    return {
+      get captured() {
+        return captured;
+      },
       record: async (results: readonly OperationResult[]) => {
         const [active, rows] = await Promise.all([subscriptions, before]);
         if (active.length === 0) return;
@@ -90,15 +95,19 @@ export class PostgresOutbox {
         for (const row of rows)
           state.set(targetKey(names.get(row.collectionId)!, row.id), composeDocument(row));
         const changes = changesOf(operations, results, state);
-        capture.captured = await this.write(tx, clusterId, active, changes);
+        captured = await this.write(tx, clusterId, active, changes);
       },
     };
-    return capture;
   }
 
-  /** Called after a write transaction committed: wakes this instance's worker when it captured deliveries. */
+  /** Called after a write transaction committed: hands its deliveries to this instance's worker. */
   committed(capture: PostgresCapture | null): void {
-    if (capture?.captured) this.signal.emit();
+    if (capture?.captured) this.signal.committed(capture.captured.deliveries, capture.captured.leased);
+  }
+
+  /** Makes `taker` the taker of this instance's captures (see DeliveryStore.takeCaptured). */
+  setTaker(taker: CaptureTaker): () => void {
+    return this.signal.setTaker(taker);
   }
 
   /** Listens for other instances' captures (LISTEN on its own connection), the first time anyone subscribes. */
@@ -112,16 +121,21 @@ export class PostgresOutbox {
     return this.signal.subscribe(listener);
   }
 
+  /**
+   * Writes the events and deliveries in one statement. Deliveries leased to this instance's worker need no one
+   * else; without a taker, NOTIFY tells the other instances (on commit) that deliveries are due.
+   */
   private async write(
     tx: TransactionSql,
     clusterId: string,
-    subscriptions: readonly SubscriptionFilter[],
+    subscriptions: readonly SubscriptionTarget[],
     changes: ReturnType<typeof changesOf>,
-  ): Promise<boolean> {
+  ): Promise<{ deliveries: ClaimedDelivery[]; leased: boolean } | undefined> {
     const now = new Date().toISOString();
-    const { events, deliveries } = outboxRows(clusterId, subscriptions, changes, now);
-    if (deliveries.length === 0) return false;
-    // One statement: the events, their deliveries, and a notification other instances get on commit.
+    const leasedUntil = this.signal.leaseUntil();
+    const rows = outboxRows(clusterId, subscriptions, changes, now, leasedUntil);
+    const { events, deliveries } = rows;
+    if (deliveries.length === 0) return undefined;
     await tx
       .unsafe(
         `WITH e AS (
@@ -131,10 +145,10 @@ export class PostgresOutbox {
              AS r(id, type, collection, document_id, body)
          ), d AS (
            INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
-           SELECT r.id, r.subscription_id, r.event_id, 'pending', $2, $2
+           SELECT r.id, r.subscription_id, r.event_id, 'pending', $11, $2
            FROM unnest($8::text[], $9::text[], $10::text[]) AS r(id, subscription_id, event_id)
          )
-         SELECT pg_notify('${CAPTURE_CHANNEL}', '')`,
+         SELECT CASE WHEN $12::boolean THEN pg_notify('${CAPTURE_CHANNEL}', '') END`,
         [
           clusterId,
           now,
@@ -146,10 +160,12 @@ export class PostgresOutbox {
           deliveries.map((d) => d.id),
           deliveries.map((d) => d.subscriptionId),
           deliveries.map((d) => d.eventId),
+          leasedUntil ?? now,
+          leasedUntil === undefined,
         ] as never[],
         { prepare: true },
       )
       .execute();
-    return true;
+    return { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
   }
 }

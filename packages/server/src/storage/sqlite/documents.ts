@@ -101,6 +101,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       this.outbox.committed();
       return outcome;
     } catch (error) {
+      this.outbox.rolledBack();
       if (error instanceof BatchAbort)
         return { ok: false, reason: 'aborted', index: error.index, result: error.result };
       if (error instanceof Abort) return { ok: false, reason: 'idempotency_race' };

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { composeDocument } from '../compose.js';
-import { CaptureSignal, changesOf, changeTargets, outboxRows, targetKey } from '../outbox.js';
+import { CaptureSignal, changesOf, changeTargets, claimedOf, outboxRows, targetKey } from '../outbox.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
-import type { SubscriptionFilter } from '../webhook-types.js';
+import type { ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
 
 /** The outbox work of one write transaction: what it read before its operations, written after them. */
@@ -13,9 +13,9 @@ export interface SqliteCapture {
 
 /** Subscriptions that could want an event of these operations (by collection). */
 function relevant(
-  subscriptions: readonly SubscriptionFilter[],
+  subscriptions: readonly SubscriptionTarget[],
   operations: readonly DocumentOperation[],
-): SubscriptionFilter[] {
+): SubscriptionTarget[] {
   const collections = new Set<string>();
   for (const operation of operations) {
     if (operation.kind !== 'get' && operation.kind !== 'refused') collections.add(operation.collection);
@@ -26,7 +26,8 @@ function relevant(
 /** Events and deliveries written in the document write's own transaction, on SQLite. */
 export class SqliteOutbox {
   readonly signal = new CaptureSignal();
-  private captured = false;
+  /** What the transaction running now captured, handed over when it commits. */
+  private captured: { deliveries: ClaimedDelivery[]; leased: boolean } | undefined;
   private readonly stmt;
 
   constructor(
@@ -43,7 +44,7 @@ export class SqliteOutbox {
       ),
       delivery: db.prepare(
         `INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
-         VALUES (@id, @subscriptionId, @eventId, 'pending', @createdAt, @createdAt)`,
+         VALUES (@id, @subscriptionId, @eventId, 'pending', @nextAttemptAt, @createdAt)`,
       ),
     };
   }
@@ -67,21 +68,29 @@ export class SqliteOutbox {
       const row = collectionId === undefined ? undefined : this.stmt.get.get(collectionId, target.id);
       before.set(targetKey(target.collection, target.id), row ? composeDocument(row) : null);
     }
+    this.captured = undefined;
     return {
       record: (results) => {
         const changes = changesOf(operations, results, before);
-        const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString());
+        const leasedUntil = this.signal.leaseUntil();
+        const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString(), leasedUntil);
         for (const event of rows.events) this.stmt.event.run(event);
         for (const delivery of rows.deliveries) this.stmt.delivery.run(delivery);
-        if (rows.deliveries.length > 0) this.captured = true;
+        this.captured = { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
       },
     };
   }
 
-  /** Called after a write transaction committed: wakes the delivery worker when it captured deliveries. */
+  /** Called after a write transaction committed: hands its deliveries to this process's worker. */
   committed(): void {
-    if (!this.captured) return;
-    this.captured = false;
-    this.signal.emit();
+    const captured = this.captured;
+    if (!captured) return;
+    this.captured = undefined;
+    this.signal.committed(captured.deliveries, captured.leased);
+  }
+
+  /** Called after a write transaction rolled back: what it captured is gone with it. */
+  rolledBack(): void {
+    this.captured = undefined;
   }
 }

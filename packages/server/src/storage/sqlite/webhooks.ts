@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type {
   NewSubscription,
-  SubscriptionFilter,
   SubscriptionRecord,
+  SubscriptionTarget,
   WebhookStore,
 } from '../webhook-types.js';
 
@@ -32,17 +32,20 @@ function toRecord(row: Row): SubscriptionRecord {
  * first. A cluster without subscriptions costs a write one map lookup.
  */
 export class SqliteSubscriptionCache {
-  private readonly entries = new Map<string, SubscriptionFilter[]>();
+  private readonly entries = new Map<string, SubscriptionTarget[]>();
   private readonly activeStmt;
 
   constructor(db: Database.Database) {
-    this.activeStmt = db.prepare<[string], { id: string; events: string; collection: string | null }>(
-      'SELECT id, events, collection FROM webhook_subscriptions WHERE cluster_id = ? AND active = 1',
+    this.activeStmt = db.prepare<[string], Omit<SubscriptionTarget, 'events'> & { events: string }>(
+      `SELECT s.id, s.events, s.collection, s.cluster_id AS clusterId, c.owner_id AS ownerId, s.url, s.secret,
+         s.previous_secret AS previousSecret, s.previous_secret_expires_at AS previousSecretExpiresAt
+       FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
+       WHERE s.cluster_id = ? AND s.active = 1`,
     );
   }
 
   /** The cluster's active subscriptions. */
-  active(clusterId: string): SubscriptionFilter[] {
+  active(clusterId: string): SubscriptionTarget[] {
     let entry = this.entries.get(clusterId);
     if (!entry) {
       entry = this.activeStmt
@@ -125,6 +128,7 @@ export class SqliteWebhooks implements WebhookStore {
     secret: string,
     previousSecretExpiresAt: string,
   ): Promise<SubscriptionRecord | null> {
+    this.cache.invalidate(clusterId);
     this.stmt.rotate.run(secret, previousSecretExpiresAt, clusterId, id);
     return this.find(clusterId, id);
   }
