@@ -180,6 +180,11 @@ export interface DeliveryStore {
   resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null>;
   /** Up to `limit` of the subscription's events whose cursor comes after `after`, oldest first. */
   stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number): Promise<StreamedEvent[]>;
+  /**
+   * Forgets finished deliveries created before `before`, with their attempts, and the events no delivery needs
+   * any more; returns how many deliveries went.
+   */
+  purgeFinished(before: string): Promise<number>;
   /** The cursor of the delivery of `eventId` to this subscription, for a stream resumed with Last-Event-ID. */
   cursorOf(subscriptionId: string, eventId: string): Promise<StreamedEvent['cursor'] | null>;
   /**

@@ -162,6 +162,17 @@ export class PostgresDeliveries implements DeliveryStore {
     }));
   }
 
+  async purgeFinished(before: string): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      const removed = await tx`
+        DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < ${before}`;
+      await tx`
+        DELETE FROM webhook_events e WHERE e.created_at < ${before}
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`;
+      return removed.count;
+    });
+  }
+
   async cursorOf(subscriptionId: string, eventId: string) {
     const [row] = await this.sql<{ createdAt: string; id: string }[]>`
       SELECT created_at AS "createdAt", id FROM webhook_deliveries

@@ -52,7 +52,7 @@ export class SqliteDeliveries implements DeliveryStore {
   private readonly finishTx;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly outbox: SqliteOutbox,
     private readonly subscriptions: SqliteSubscriptionCache,
   ) {
@@ -134,6 +134,13 @@ export class SqliteDeliveries implements DeliveryStore {
          WHERE d.subscription_id = ? AND (d.created_at, d.id) > (?, ?)
          ORDER BY d.created_at, d.id LIMIT ?`,
       ),
+      purgeDeliveries: db.prepare(
+        `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < ?`,
+      ),
+      purgeEvents: db.prepare(
+        `DELETE FROM webhook_events WHERE created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+      ),
       cursorOf: db.prepare<[string, string], { createdAt: string; id: string }>(
         `SELECT created_at AS createdAt, id FROM webhook_deliveries WHERE subscription_id = ? AND event_id = ?`,
       ),
@@ -208,6 +215,15 @@ export class SqliteDeliveries implements DeliveryStore {
       eventType: row.eventType,
       body: row.body,
     }));
+  }
+
+  async purgeFinished(before: string): Promise<number> {
+    const purge = this.db.transaction(() => {
+      const removed = this.stmt.purgeDeliveries.run(before).changes;
+      this.stmt.purgeEvents.run(before);
+      return removed;
+    });
+    return purge.immediate();
   }
 
   async cursorOf(subscriptionId: string, eventId: string) {
