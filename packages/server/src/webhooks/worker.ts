@@ -82,6 +82,8 @@ export class DeliveryWorker {
       .catch((error) => this.options.log.error({ err: error }, 'claiming webhook deliveries failed'))
       .finally(() => {
         this.draining = false;
+        // A wake that came after the last look but before this point would be lost otherwise.
+        if (this.again) this.wake();
       });
   }
 
