@@ -213,16 +213,24 @@ export function claimedOf(
 }
 
 /**
- * What an engine's outbox shares: the listeners of captures, and this instance's taker with the deliveries
- * captured for it by a transaction that has not committed yet.
+ * What an engine's outbox shares: who wants to hear of captures (event streams), who wants to hear of deliveries
+ * that wait for a claim (delivery workers), and this instance's taker.
  */
 export class CaptureSignal {
-  private readonly listeners = new Set<() => void>();
+  private readonly captureListeners = new Set<() => void>();
+  private readonly dueListeners = new Set<() => void>();
   private taker: CaptureTaker | undefined;
 
+  /** Hears of every commit that captured deliveries on this instance (and of announcements by others). */
   subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.captureListeners.add(listener);
+    return () => this.captureListeners.delete(listener);
+  }
+
+  /** Hears of deliveries that wait for a claim: not taken at capture, re-sent, or announced by another instance. */
+  subscribeDue(listener: () => void): () => void {
+    this.dueListeners.add(listener);
+    return () => this.dueListeners.delete(listener);
   }
 
   /** Registers this instance's taker (see DeliveryStore.takeCaptured). */
@@ -238,20 +246,27 @@ export class CaptureSignal {
     return this.taker?.leaseUntil();
   }
 
-  /** After a commit: hands the deliveries to the taker (when they were leased to it) and tells the listeners. */
+  /** After a commit: hands the deliveries to the taker when they were leased to it, else tells the workers. */
   committed(deliveries: readonly ClaimedDelivery[], leased: boolean): void {
     if (deliveries.length === 0) return;
     if (leased && this.taker) this.taker.take([...deliveries]);
-    this.emit();
+    else notify(this.dueListeners);
+    notify(this.captureListeners);
   }
 
-  emit(): void {
-    for (const listener of this.listeners) {
-      try {
-        listener();
-      } catch {
-        // A listener's own failure is its business; the write already committed.
-      }
+  /** Deliveries wait for a claim (a re-send, or another instance's announcement). */
+  due(): void {
+    notify(this.dueListeners);
+    notify(this.captureListeners);
+  }
+}
+
+function notify(listeners: ReadonlySet<() => void>): void {
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch {
+      // A listener's own failure is its business; the write already committed.
     }
   }
 }

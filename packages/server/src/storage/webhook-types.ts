@@ -188,10 +188,15 @@ export interface DeliveryStore {
   /** The cursor of the delivery of `eventId` to this subscription, for a stream resumed with Last-Event-ID. */
   cursorOf(subscriptionId: string, eventId: string): Promise<StreamedEvent['cursor'] | null>;
   /**
-   * Calls `listener` after a write captured deliveries: at once for this instance's commits, and on PostgreSQL
-   * when another instance's commit is announced. Returns a function that stops the calls.
+   * Calls `listener` after a write of this instance captured deliveries (and, on PostgreSQL, when another
+   * instance announces deliveries): what event streams listen to. Returns a function that stops the calls.
    */
   onCaptured(listener: () => void): () => void;
+  /**
+   * Calls `listener` when deliveries wait for a claim: captured without a taker, re-sent, or announced by another
+   * instance (PostgreSQL NOTIFY). What delivery workers listen to. Returns a function that stops the calls.
+   */
+  onDue(listener: () => void): () => void;
   /**
    * Makes `taker` (this instance's delivery worker) the taker of what this instance's writes capture: their
    * deliveries are stored already leased to it and handed over after the commit, so the first attempt needs no

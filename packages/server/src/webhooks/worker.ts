@@ -64,7 +64,7 @@ export class DeliveryWorker {
       leaseUntil: () => iso(this.options.clock.now() + CLAIM_LEASE_MS),
       take: (taken) => this.take(taken),
     });
-    this.unsubscribe = deliveries.onCaptured(() => this.wake());
+    this.unsubscribe = deliveries.onDue(() => this.wake());
     this.poller = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.poller.unref();
     this.wake();

@@ -134,7 +134,7 @@ export class PostgresDeliveries implements DeliveryStore {
        SELECT ${RECORD} FROM d JOIN webhook_events e ON e.id = d.event_id`,
       [now, deliveryId, subscriptionId],
     );
-    if (row) this.outbox.signal.emit();
+    if (row) this.outbox.signal.due();
     return row ?? null;
   }
 
@@ -181,7 +181,11 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   onCaptured(listener: () => void): () => void {
-    return this.outbox.subscribe(listener);
+    return this.outbox.subscribe(listener, 'captured');
+  }
+
+  onDue(listener: () => void): () => void {
+    return this.outbox.subscribe(listener, 'due');
   }
 
   takeCaptured(taker: CaptureTaker): () => void {

@@ -110,15 +110,18 @@ export class PostgresOutbox {
     return this.signal.setTaker(taker);
   }
 
-  /** Listens for other instances' captures (LISTEN on its own connection), the first time anyone subscribes. */
-  subscribe(listener: () => void): () => void {
+  /**
+   * Subscribes to this instance's captures or due deliveries; the first subscription also listens for other
+   * instances' announcements (LISTEN on a connection of its own).
+   */
+  subscribe(listener: () => void, kind: 'captured' | 'due'): () => void {
     this.listening ??= this.sql
-      .listen(CAPTURE_CHANNEL, () => this.signal.emit())
+      .listen(CAPTURE_CHANNEL, () => this.signal.due())
       .catch(() => {
         // Without the channel, workers still find deliveries by polling.
         this.listening = undefined;
       });
-    return this.signal.subscribe(listener);
+    return kind === 'due' ? this.signal.subscribeDue(listener) : this.signal.subscribe(listener);
   }
 
   /**

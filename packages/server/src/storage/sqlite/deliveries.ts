@@ -204,7 +204,7 @@ export class SqliteDeliveries implements DeliveryStore {
 
   async resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null> {
     if (this.stmt.resend.run(now, deliveryId, subscriptionId).changes === 0) return null;
-    this.outbox.signal.emit();
+    this.outbox.signal.due();
     return this.stmt.record.get(deliveryId) ?? null;
   }
 
@@ -232,6 +232,10 @@ export class SqliteDeliveries implements DeliveryStore {
 
   onCaptured(listener: () => void): () => void {
     return this.outbox.signal.subscribe(listener);
+  }
+
+  onDue(listener: () => void): () => void {
+    return this.outbox.signal.subscribeDue(listener);
   }
 
   takeCaptured(taker: CaptureTaker): () => void {
