@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { startChild } from './child.mjs';
-import { median } from './report.mjs';
+import { processTree, waitForQuiet, watchCpu } from './cpu.mjs';
+import { median, percent } from './report.mjs';
 
 /** The value at quantile `q` (0–1) of sorted numbers. */
 function quantile(sorted, q) {
@@ -140,6 +141,11 @@ export async function runDeliveryBenchmark({
         });
         const measured = [];
         for (let round = 0; round < rounds; round++) {
+          // The CPU other processes take meanwhile: the figures mean little when it is large.
+          const cpu = watchCpu([
+            ...processTree(server.pid),
+            ...(engine === 'postgres' ? postgres.pids() : []),
+          ]);
           const result = await measureRound({
             pool,
             apiKey,
@@ -148,10 +154,11 @@ export async function runDeliveryBenchmark({
             collection: `round${round}${engine}`,
             receipts,
           });
+          result.others = cpu.stop();
           measured.push(result);
           log(
             `  ${engine.padEnd(8)} round ${round + 1}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
-              `${result.delivered}/${result.writes} delivered`,
+              `${result.delivered}/${result.writes} delivered (others used ${percent(result.others)} of the CPU)`,
           );
         }
         results.engines[engine] = {
@@ -163,6 +170,10 @@ export async function runDeliveryBenchmark({
           delivered: measured.reduce((sum, r) => sum + r.delivered, 0),
           writes: measured.reduce((sum, r) => sum + r.writes, 0),
           early: measured.reduce((sum, r) => sum + r.early, 0),
+          others: measured.every((r) => typeof r.others === 'number')
+            ? median(measured.map((r) => r.others))
+            : undefined,
+          p99s: measured.map((r) => r.p99),
         };
       } finally {
         await pool.close();
@@ -182,7 +193,7 @@ const ms = (value) => value.toFixed(1);
 export function renderDeliverySection(results, { command, date }) {
   const rows = Object.entries(results.engines).map(
     ([engine, r]) =>
-      `| ${engine} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.delivered} / ${r.writes} | ${r.early} |`,
+      `| ${engine} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.p99s.map(ms).join(', ')} | ${ms(r.max)} | ${r.delivered} / ${r.writes} | ${r.early} | ${percent(r.others)} |`,
   );
   const goals = Object.entries(results.engines).flatMap(([engine, r]) => {
     const complete = r.delivered === r.writes;
@@ -198,13 +209,17 @@ export function renderDeliverySection(results, { command, date }) {
 Produced by \`${command}\` on ${date}. A fresh reference server per engine (development mode, which delivers to
 loopback) has one subscription to \`document.created\`; a receiver on 127.0.0.1 in the benchmark process answers
 200 at once. Inserts (\`POST /api/v1/data/{collection}\`) are sent at ${results.rate} per second on a fixed schedule,
-whatever the answers before them, for ${results.warmup} s of warm-up and then ${results.rounds} rounds of ${results.seconds} s.
+whatever the answers before them, for ${results.warmup} s of warm-up and then ${results.rounds} rounds of ${results.seconds} s, each
+after waiting (up to 30 s) for other processes to leave the machine mostly idle.
 The latency of a write is the time from its 201 answer reaching the client to its event reaching the receiver,
 both read from the benchmark process's clock; an event that arrives before the answer counts as 0 ("early").
-Figures are the median of the rounds' percentiles (milliseconds), "max" the largest of all rounds.
+Figures are the median of the rounds' percentiles (milliseconds), "p99 by round" each round's own, "max" the
+largest of all rounds; "others' CPU" is the share of the machine's CPU that processes other than the benchmark,
+the server and its PostgreSQL used meanwhile (median of the rounds, from /proc). The server, the receiver and
+the load share the machine's cores, so a busy machine shows as long tails.
 
-| engine | p50 | p90 | p99 | max | delivered | early |
-|---|---:|---:|---:|---:|---:|---:|
+| engine | p50 | p90 | p99 | p99 by round | max | delivered | early | others' CPU |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
 | goal | target | measured | verdict |
