@@ -141,11 +141,11 @@ export async function runDeliveryBenchmark({
         });
         const measured = [];
         for (let round = 0; round < rounds; round++) {
-          // The CPU other processes take meanwhile: the figures mean little when it is large.
-          const cpu = watchCpu([
-            ...processTree(server.pid),
-            ...(engine === 'postgres' ? postgres.pids() : []),
-          ]);
+          // The CPU other processes take meanwhile: the figures mean little when it is large, so each round
+          // waits (up to 30 s) for the machine to be mostly idle first.
+          const ours = [...processTree(server.pid), ...(engine === 'postgres' ? postgres.pids() : [])];
+          await waitForQuiet(ours);
+          const cpu = watchCpu(ours);
           const result = await measureRound({
             pool,
             apiKey,
