@@ -13,6 +13,7 @@
  *          unless --scale-only)
  *          --skip-cli (leave out the CLI start-up part, bench/cli.mjs, which otherwise runs unless --scale-only)
  *          --skip-upload (leave out the upload part, bench/upload.mjs, which otherwise runs last unless --scale-only)
+ *          --skip-delivery (leave out the webhook delivery part, bench/delivery.mjs, which runs before the batch part)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,7 @@ const { values: opts } = parseArgs({
     'skip-webhooks': { type: 'boolean', default: false },
     'skip-cli': { type: 'boolean', default: false },
     'skip-upload': { type: 'boolean', default: false },
+    'skip-delivery': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -126,7 +128,17 @@ writeFileSync(
 );
 log(`\nWrote ${relative(root, out)}`);
 
-// The batch part writes its own section of the page, after the two parts above are on it.
+// The delivery part writes its own section of the page, after the two parts above are on it.
+if (!opts['skip-delivery'] && !opts['scale-only'] && !opts.profile) {
+  const delivery = spawnSync(
+    process.execPath,
+    [join(root, 'bench', 'delivery.mjs'), '--skip-build', '--out', out],
+    { stdio: 'inherit' },
+  );
+  if (delivery.status !== 0) throw new Error('the delivery part (bench/delivery.mjs) failed');
+}
+
+// The batch part writes its own section of the page, after the parts above are on it.
 if (!opts['skip-batch'] && !opts['scale-only'] && !opts.profile) {
   const batch = spawnSync(
     process.execPath,

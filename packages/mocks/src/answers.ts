@@ -9,6 +9,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** An error body gets the answering request's id as `requestId`, also when it is replayed for a later request. */
   isError?: true;
+  /** A body that is not JSON (the event stream): sent as it is, with its own content type. */
+  raw?: { contentType: string; text: string };
 }
 
 /** A refusal with a registered error code; thrown by any step and turned into an error answer in one place. */
@@ -57,6 +59,12 @@ export function toResponse(
   requestId: string,
   extraHeaders: Record<string, string> = {},
 ): Response {
+  if (answer.raw) {
+    return new HttpResponse(answer.raw.text, {
+      status: answer.status,
+      headers: { 'Content-Type': answer.raw.contentType, ...extraHeaders, 'X-Request-Id': requestId },
+    });
+  }
   const body = answer.isError ? { ...(answer.body as object), requestId } : answer.body;
   return new HttpResponse(JSON.stringify(body), {
     status: answer.status,

@@ -7,11 +7,16 @@ import {
   parseBatchRequest,
 } from '@dataplatform/contract';
 import { type Answer, ApiError, errorAnswer } from './answers.js';
-import { documentOperations, type Operation } from './document-operations.js';
+import { documentOperations, type MockModel, type Operation } from './document-operations.js';
 import type { DocumentStore } from './document-store.js';
 
 /** One operation of a batch, run by its single-document route's behaviour so that both answer alike. */
-function runOne(operation: BatchOperationInput, store: DocumentStore, scopes: ReadonlySet<string>): Answer {
+function runOne(
+  operation: BatchOperationInput,
+  store: DocumentStore,
+  model: MockModel,
+  scopes: ReadonlySet<string>,
+): Answer {
   const violation = checkBatchOperation(operation);
   if (violation) return errorAnswer(ApiError.fromViolation(violation));
   const { collection, id, data } = operation;
@@ -22,6 +27,7 @@ function runOne(operation: BatchOperationInput, store: DocumentStore, scopes: Re
     return documentOperations[batchOperationRoute(operation.op).id](
       { params, query: {}, body, scopes },
       store,
+      model,
     );
   } catch (error) {
     if (error instanceof ApiError) return errorAnswer(error);
@@ -33,7 +39,7 @@ function runOne(operation: BatchOperationInput, store: DocumentStore, scopes: Re
  * `POST /api/v1/data/batch`: the body's shape, then every operation's scope, are checked before anything runs;
  * with `transaction: true` the first failure puts the store back as it was and answers 409 transaction_aborted.
  */
-const batch: Operation = ({ body, scopes }, store) => {
+const batch: Operation = ({ body, scopes }, store, model) => {
   const request = parseBatchRequest(body);
   if ('code' in request) throw ApiError.fromViolation(request);
   const { operations, transaction } = request;
@@ -44,12 +50,15 @@ const batch: Operation = ({ body, scopes }, store) => {
       required: [...missing.required],
     });
   }
-  const before = transaction ? store.snapshot() : undefined;
+  const before = transaction
+    ? { documents: store.snapshot(), deliveries: model.webhooks.snapshot() }
+    : undefined;
   const results = operations.map((operation, index) => {
-    const answer = runOne(operation, store, scopes);
+    const answer = runOne(operation, store, model, scopes);
     if (!answer.isError) return { index, status: answer.status, data: answer.body };
     if (before) {
-      store.restore(before);
+      store.restore(before.documents);
+      model.webhooks.restore(before.deliveries);
       const { code, error } = answer.body as { code: string; error: string };
       throw new ApiError(
         'transaction_aborted',

@@ -17,6 +17,7 @@ import {
   readBodyText,
   readStreamText,
 } from './request-input.js';
+import { WebhookStore } from './webhook-store.js';
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -47,6 +48,7 @@ interface MockState {
   ledger: IdempotencyLedger;
   accounts: AccountModel;
   jobs: JobLedger;
+  webhooks: WebhookStore;
 }
 
 const EVERY_SCOPE = effectiveScopes(SCOPES);
@@ -127,7 +129,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
             ? {}
             : { stream: { text: streamText, contentType: request.headers.get('content-type') } }),
         };
-        return operation(input, state.documents);
+        return operation(input, state.documents, state);
       } catch (error) {
         return fail(error);
       }
@@ -177,13 +179,15 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     ledger: new IdempotencyLedger(),
     accounts: new AccountModel(),
     jobs: new JobLedger(),
+    webhooks: new WebhookStore(),
   };
+  state.documents.onChange((change) => state.webhooks.capture(change));
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
     apiKey: MOCK_API_KEY,
     addKey: (keyOptions) => state.keys.add(keyOptions),
-    store: createMockStore(state.documents, state.ledger, state.accounts, state.jobs),
+    store: createMockStore(state.documents, state.ledger, state.accounts, state.jobs, state.webhooks),
     outbox: () => state.accounts.outbox(),
   };
 }

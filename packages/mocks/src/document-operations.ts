@@ -9,9 +9,19 @@ import {
 import { type Answer, ApiError } from './answers.js';
 import { type DocumentStore, ownFields } from './document-store.js';
 import type { OperationInput } from './request-input.js';
+import type { WebhookStore } from './webhook-store.js';
 
-/** One route's behaviour: validated input in, answer out. Synchronous, so an idempotent write is checked and recorded atomically. */
-export type Operation = (input: OperationInput, store: DocumentStore) => Answer;
+/** Everything the operations read and write. */
+export interface MockModel {
+  documents: DocumentStore;
+  webhooks: WebhookStore;
+}
+
+/**
+ * One route's behaviour: validated input in, answer out. Synchronous, so an idempotent write is checked and
+ * recorded atomically. Document routes use `store`; others reach the rest of the model.
+ */
+export type Operation = (input: OperationInput, store: DocumentStore, model: MockModel) => Answer;
 
 function notFound(collection: string, id: string): ApiError {
   return new ApiError('not_found', `Document "${id}" not found in collection "${collection}"`, {

@@ -12,10 +12,31 @@ function assemble(id: string, fields: JsonObject, createdAt: string, updatedAt: 
   return { _id: id, ...ownFields(fields), _createdAt: createdAt, _updatedAt: updatedAt };
 }
 
+/** A change a write made, as webhook events describe it. */
+export interface DocumentChange {
+  type: 'document.created' | 'document.updated' | 'document.deleted';
+  collection: string;
+  documentId: string;
+  /** The document after the change; for a delete, as it was. */
+  data: StoredDocument;
+  /** For an update: the document before it. */
+  previous?: StoredDocument;
+}
+
 /** The documents of every collection, keyed by collection then id. Knows nothing about HTTP. */
 export class DocumentStore {
   readonly #collections = new Map<string, Map<string, StoredDocument>>();
   readonly #nextId = createIdGenerator();
+  readonly #listeners: ((change: DocumentChange) => void)[] = [];
+
+  /** Calls `listener` after every write (the webhook model captures events this way). */
+  onChange(listener: (change: DocumentChange) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  #changed(change: DocumentChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
 
   #documents(collection: string): Map<string, StoredDocument> {
     let documents = this.#collections.get(collection);
@@ -69,6 +90,7 @@ export class DocumentStore {
     const createdAt = timestamps?.createdAt ?? now;
     const doc = assemble(id, fields, createdAt, timestamps?.updatedAt ?? createdAt);
     documents.set(id, doc);
+    this.#changed({ type: 'document.created', collection, documentId: id, data: doc });
     return doc;
   }
 
@@ -78,11 +100,16 @@ export class DocumentStore {
     if (!old) return undefined;
     const doc = assemble(id, fields, old._createdAt, new Date().toISOString());
     this.#documents(collection).set(id, doc);
+    this.#changed({ type: 'document.updated', collection, documentId: id, data: doc, previous: old });
     return doc;
   }
 
   /** Removes a document; false when it did not exist. */
   delete(collection: string, id: string): boolean {
-    return this.#collections.get(collection)?.delete(id) ?? false;
+    const old = this.get(collection, id);
+    if (!old) return false;
+    this.#collections.get(collection)!.delete(id);
+    this.#changed({ type: 'document.deleted', collection, documentId: id, data: old });
+    return true;
   }
 }

@@ -4,10 +4,20 @@ import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
 import { createMockStore } from './mock-store.js';
+import { WebhookStore } from './webhook-store.js';
 
 function makeStore() {
   const ledger = new IdempotencyLedger();
-  return { store: createMockStore(new DocumentStore(), ledger, new AccountModel(), new JobLedger()), ledger };
+  return {
+    store: createMockStore(
+      new DocumentStore(),
+      ledger,
+      new AccountModel(),
+      new JobLedger(),
+      new WebhookStore(),
+    ),
+    ledger,
+  };
 }
 
 describe('MockStore', () => {

@@ -4,16 +4,23 @@ import {
   isJsonObject,
   type Job,
   type StoredDocument,
+  type WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 import type { AccountModel } from './accounts.js';
 import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
 import type { JobLedger } from './imports.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** The in-memory model behind the handlers, for arranging and inspecting a test. */
 export interface MockStore {
-  /** Forgets every document, every recorded idempotent answer, every user and session, every job; added API keys stay valid. */
+  /**
+   * Forgets every document, webhook subscription, recorded idempotent answer, user and session, and job; added API
+   * keys stay valid.
+   */
   reset(): void;
+  /** Copies of the webhook subscriptions, oldest first, without secrets. */
+  webhooks(): WebhookSubscriptionRecord[];
   /** A copy of a collection's documents in `_id` order; `[]` for a collection never written. */
   collection(name: string): StoredDocument[];
   /**
@@ -43,12 +50,13 @@ function timestampOf(doc: Record<string, unknown>, field: '_createdAt' | '_updat
   return value;
 }
 
-/** Wraps the document store, the idempotency ledger and the accounts in the facade tests use. */
+/** Wraps the document store, the idempotency ledger, the accounts, the jobs and the webhooks in the facade tests use. */
 export function createMockStore(
   documents: DocumentStore,
   ledger: IdempotencyLedger,
   accounts: AccountModel,
   jobs: JobLedger,
+  webhooks: WebhookStore,
 ): MockStore {
   return {
     reset() {
@@ -56,6 +64,10 @@ export function createMockStore(
       ledger.clear();
       accounts.clear();
       jobs.clear();
+      webhooks.clear();
+    },
+    webhooks() {
+      return webhooks.list();
     },
     collection(name) {
       return copy(documents.list(name));

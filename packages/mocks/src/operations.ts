@@ -4,6 +4,7 @@ import { batchOperations } from './batch-operation.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { importOperations } from './import-operations.js';
 import { sqlOperations } from './sql-operation.js';
+import { webhookOperations } from './webhook-operations.js';
 
 /**
  * The behaviour of every route, by operation id. Typed by the contract's route ids, so a route added to
@@ -15,4 +16,5 @@ export const operations: Record<RouteId, Operation> = {
   ...sqlOperations,
   ...accountOperations,
   ...importOperations,
+  ...webhookOperations,
 };

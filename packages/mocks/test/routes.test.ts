@@ -1,7 +1,7 @@
 import { routes } from '@dataplatform/contract';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../src/operations.js';
-import { useMockApi } from './harness.js';
+import { BASE_URL, useMockApi } from './harness.js';
 
 const { mocks, call } = useMockApi();
 
@@ -15,11 +15,30 @@ const SAMPLES: Record<string, { body: unknown; required: string[] }> = {
     body: { operations: [{ op: 'get', collection: 'routeCheck', id: 'r1' }] },
     required: ['data:read'],
   },
+  'webhooks.create': {
+    body: { url: 'https://example.com/hook', events: ['*'] },
+    required: ['webhooks:manage'],
+  },
+  'webhooks.rotateSecret': { body: {}, required: ['webhooks:manage'] },
 };
 
-/** Fills a contract path with a seeded document's address. */
-function pathOf(template: string): string {
-  return template.replace('{collection}', 'routeCheck').replace('{id}', 'r1');
+/** Fills a contract path with a seeded document's address and, for webhook routes, a subscription and its delivery. */
+function pathOf(template: string, ids = { webhookId: 'wh_x', deliveryId: 'dlv_x' }): string {
+  return template
+    .replace('{collection}', 'routeCheck')
+    .replace('{id}', 'r1')
+    .replace('{webhookId}', ids.webhookId)
+    .replace('{deliveryId}', ids.deliveryId);
+}
+
+/** A subscription to routeCheck and the delivery the seeded document made for it. */
+async function webhookWithDelivery() {
+  const { body } = await call('POST', '/api/v1/data/webhooks', {
+    json: { url: 'https://example.com/hook', events: ['*'], collection: 'routeCheck' },
+  });
+  mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
+  const deliveries = await call('GET', `/api/v1/data/webhooks/${body._id}/deliveries`);
+  return { webhookId: body._id as string, deliveryId: deliveries.body.data[0]._id as string };
 }
 
 /** Signs a user up through the mocks and returns their session token and credentials. */
@@ -87,11 +106,22 @@ describe('the route table', () => {
   it.each(routes.map((route) => [route.id, route] as const))(
     '%s answers its documented success status and schema',
     async (_id, route) => {
-      mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
+      const ids = route.path.includes('{webhookId}') ? await webhookWithDelivery() : undefined;
+      if (!ids) mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
+      if (route.success.contentType) {
+        // A stream: its media type instead of a JSON body.
+        const res = await fetch(`${BASE_URL}${pathOf(route.path, ids)}`, {
+          headers: { 'X-API-Key': mocks.apiKey },
+        });
+        expect(res.status).toBe(route.success.status);
+        expect(res.headers.get('content-type')).toContain(route.success.contentType);
+        expect(res.headers.get('x-request-id')).toBeTruthy();
+        return;
+      }
       let result: Awaited<ReturnType<typeof call>>;
       if (route.auth === 'data') {
         const job = mocks.store.seedJob();
-        result = await call(route.method, pathOf(route.path).replace('/jobs/r1', `/jobs/${job._id}`), {
+        result = await call(route.method, pathOf(route.path, ids).replace('/jobs/r1', `/jobs/${job._id}`), {
           json: route.body ? (SAMPLES[route.id]?.body ?? { n: 2 }) : undefined,
         });
       } else {

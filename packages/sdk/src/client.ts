@@ -14,6 +14,7 @@ import { Data } from './resources/data.js';
 import { Jobs } from './resources/jobs.js';
 import { Logs } from './resources/logs.js';
 import { Settings } from './resources/settings.js';
+import { Webhooks } from './resources/webhooks.js';
 
 /** The base address used when neither the `baseUrl` option nor DATAPLATFORM_BASE_URL is set. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -61,6 +62,8 @@ export class DataPlatform {
   readonly logs: Logs;
   /** Account settings, such as the IP allowlist: `/api/settings/*`. */
   readonly settings: Settings;
+  /** Webhook subscriptions, deliveries and attempts: `/api/v1/data/webhooks`. */
+  readonly webhooks: Webhooks;
 
   readonly #options: ClientOptions;
   #token: string | undefined;
@@ -98,6 +101,7 @@ export class DataPlatform {
     this.jobs = new Jobs(this);
     this.logs = new Logs(this);
     this.settings = new Settings(this);
+    this.webhooks = new Webhooks(this);
   }
 
   /** The bearer token in use, if any: the `token` option, or one stored by `auth.signIn(…, { storeToken: true })`. */

@@ -30,6 +30,14 @@ export type {
   SqlResponse,
   StoredDocument,
   User,
+  WebhookAttemptRecord,
+  WebhookCreateRequest,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEvent,
+  WebhookSecretRotationRecord,
+  WebhookStreamMessageRecord,
+  WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
@@ -82,3 +90,4 @@ export {
   type WhereOperator,
 } from './resources/query.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
+export { type DeliveryListParams, Webhooks, type WebhookWithSecret } from './resources/webhooks.js';

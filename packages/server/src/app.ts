@@ -22,6 +22,7 @@ import { registerSettings } from './routes/settings.js';
 import { registerExternalSignIn } from './routes/sign-in.js';
 import { registerSql } from './routes/sql.js';
 import { registerWebauthn } from './routes/webauthn.js';
+import { registerWebhooks } from './routes/webhooks.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
@@ -35,13 +36,31 @@ import { PasswordResetService } from './services/password-reset.js';
 import { SettingsService } from './services/settings.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
+import type { Clock } from './webhooks/clock.js';
+import { openWebhooks, type WebhookRuntime } from './webhooks/runtime.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhook machinery; its delivery worker is started by `startServer`. */
+    webhooks: WebhookRuntime;
+  }
+}
+
+/** What `buildApp` may be given besides configuration and storage. */
+export interface AppOptions {
+  /** Redis and anything else several instances share. */
+  shared?: SharedState;
+  /** The clock of the webhook machinery (tests move it forward). */
+  clock?: Clock;
+}
 
 /** Builds the HTTP application over an open storage (and Redis, when shared); nothing listens yet. */
 export async function buildApp(
   config: ServerConfig,
   storage: Storage,
-  shared?: SharedState,
+  options: AppOptions = {},
 ): Promise<FastifyInstance> {
+  const { shared } = options;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -125,6 +144,10 @@ export async function buildApp(
     await resets.drain();
     mailer.close();
   });
+  const webhooks = await openWebhooks(config, storage, app.log, options.clock);
+  app.decorate('webhooks', webhooks);
+  registerWebhooks(app, auth, webhooks.service, webhooks.streams);
+  app.addHook('onClose', async () => webhooks.close());
   return app;
 }
 

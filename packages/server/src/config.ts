@@ -1,5 +1,6 @@
 import { BATCH_BODY_LIMIT, parseAllowlistEntry } from '@dataplatform/contract';
 import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
+import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from './webhooks/schedule.js';
 
 /** Per-address limits of the sign-in, sign-up and password-reset routes, and the lock after failed sign-ins. */
 export interface AuthLimits {
@@ -59,6 +60,21 @@ export interface ServerConfig {
   identityProviders: IdentityProviderSettings;
   /** Where log lines go instead of standard output (for embedding and tests); not read from the environment. */
   logStream?: { write(line: string): void };
+  /**
+   * Key material (at least 32 characters) that encrypts webhook signing secrets. Without it, a key is made on
+   * first start and kept in the data directory; several instances on PostgreSQL must share one.
+   */
+  encryptionKey: string | undefined;
+  /** Webhook receivers in private, link-local and loopback ranges are accepted. */
+  webhookAllowPrivate: boolean;
+  /** Webhook receivers on loopback addresses are accepted (by default in development mode only). */
+  webhookAllowLoopback: boolean;
+  /** Delays between a failed delivery attempt and the next, in milliseconds. */
+  webhookRetrySchedule: readonly number[];
+  /** How often each instance looks for due deliveries when nothing wakes it, in milliseconds. */
+  webhookPollInterval: number;
+  /** Deliveries each instance sends at once. */
+  webhookConcurrency: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -76,11 +92,28 @@ function integer(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
+function flag(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+function encryptionKey(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 32)
+    throw new Error(
+      'DATAPLATFORM_ENCRYPTION_KEY must have at least 32 characters, e.g. `openssl rand -base64 32`',
+    );
+  return value;
+}
+
 /** Reads the server settings from environment variables (documented in docs/deployment.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const synchronous = (env.DATAPLATFORM_SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL')
     throw new Error('DATAPLATFORM_SQLITE_SYNCHRONOUS must be FULL or NORMAL');
+  const mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   return {
     port: integer(env.PORT, 5000, 'PORT'),
     host: env.HOST || 'localhost',
@@ -94,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       BATCH_BODY_LIMIT,
       'DATAPLATFORM_BATCH_BODY_LIMIT',
     ),
-    mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+    mode,
     logLevel: env.LOG_LEVEL || 'info',
     sqliteSynchronous: synchronous,
     sqliteMmapSize: integer(env.DATAPLATFORM_SQLITE_MMAP_SIZE, 1024 ** 3, 'DATAPLATFORM_SQLITE_MMAP_SIZE'),
@@ -119,6 +152,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webauthnRpId: env.DATAPLATFORM_WEBAUTHN_RP_ID || undefined,
     webauthnOrigins: list(env.DATAPLATFORM_WEBAUTHN_ORIGINS),
     identityProviders: loadProviderSettings(env),
+    encryptionKey: encryptionKey(env.DATAPLATFORM_ENCRYPTION_KEY),
+    webhookAllowPrivate: flag(
+      env.DATAPLATFORM_WEBHOOK_ALLOW_PRIVATE,
+      false,
+      'DATAPLATFORM_WEBHOOK_ALLOW_PRIVATE',
+    ),
+    // The development server accepts local receivers, so a receiver on the developer's machine just works.
+    webhookAllowLoopback: flag(
+      env.DATAPLATFORM_WEBHOOK_ALLOW_LOOPBACK,
+      mode === 'development',
+      'DATAPLATFORM_WEBHOOK_ALLOW_LOOPBACK',
+    ),
+    webhookRetrySchedule: env.DATAPLATFORM_WEBHOOK_RETRY_SCHEDULE
+      ? parseSchedule(env.DATAPLATFORM_WEBHOOK_RETRY_SCHEDULE)
+      : DEFAULT_RETRY_SCHEDULE,
+    webhookPollInterval: integer(
+      env.DATAPLATFORM_WEBHOOK_POLL_INTERVAL,
+      1000,
+      'DATAPLATFORM_WEBHOOK_POLL_INTERVAL',
+    ),
+    webhookConcurrency: Math.max(
+      1,
+      integer(env.DATAPLATFORM_WEBHOOK_CONCURRENCY, 32, 'DATAPLATFORM_WEBHOOK_CONCURRENCY'),
+    ),
   };
 }
 

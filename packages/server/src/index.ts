@@ -2,7 +2,7 @@
  * The dataplatform reference server.
  * @packageDocumentation
  */
-export { buildApp } from './app.js';
+export { type AppOptions, buildApp } from './app.js';
 export {
   type AccountSeed,
   addApiKey,
@@ -14,3 +14,5 @@ export { loadConfig, type ServerConfig } from './config.js';
 export { type RunningServer, startServer } from './server.js';
 export { openStorage } from './storage/index.js';
 export type { Storage } from './storage/types.js';
+export type { Clock } from './webhooks/clock.js';
+export type { WebhookRuntime } from './webhooks/runtime.js';

@@ -9,6 +9,9 @@ interface Task {
   run(storage: Storage): Promise<unknown>;
 }
 
+/** How long finished webhook deliveries, their attempts and their events stay listed. */
+export const WEBHOOK_HISTORY_MS = 30 * 24 * 60 * 60 * 1000;
+
 const TASKS: readonly Task[] = [
   {
     name: 'purge-expired-idempotency-keys',
@@ -27,6 +30,12 @@ const TASKS: readonly Task[] = [
     name: 'purge-expired-sign-in-flows',
     everyMs: 60 * 60 * 1000,
     run: (storage) => storage.signIn.purgeFlows(new Date().toISOString()),
+  },
+  {
+    name: 'purge-webhook-history',
+    everyMs: 60 * 60 * 1000,
+    run: (storage) =>
+      storage.deliveries.purgeFinished(new Date(Date.now() - WEBHOOK_HISTORY_MS).toISOString()),
   },
 ];
 

@@ -6,6 +6,7 @@ import { Maintenance } from './maintenance.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
 import type { Storage } from './storage/types.js';
+import type { Clock } from './webhooks/clock.js';
 
 /** A running reference server. */
 export interface RunningServer {
@@ -21,15 +22,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the storage, builds the app and listens; `overrides` replace settings read from the environment. */
-export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
+/**
+ * Opens the storage, builds the app, listens and starts the delivery worker; `overrides` replace settings read
+ * from the environment, `clock` the time the webhook machinery reads (tests).
+ */
+export async function startServer(
+  overrides: Partial<ServerConfig> = {},
+  options: { clock?: Clock } = {},
+): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const storage = await openStorage(config);
   const shared = await openSharedState(config).catch(async (error) => {
     await storage.close();
     throw error;
   });
-  const app = await buildApp(config, storage, shared);
+  const app = await buildApp(config, storage, { shared, clock: options.clock }).catch(async (error) => {
+    await shared.close();
+    await storage.close();
+    throw error;
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -45,6 +56,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     config.mode === 'development' ? await ensureDevAccount(storage, config.dataDir, url) : null;
   const maintenance = new Maintenance(storage, app.log);
   maintenance.start();
+  app.webhooks.worker?.start();
   return {
     app,
     storage,

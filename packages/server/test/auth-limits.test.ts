@@ -179,5 +179,5 @@ forEachEngine(
       });
     });
   },
-  { trustedProxies: ['127.0.0.1'], authLimits: limits },
+  { config: { trustedProxies: ['127.0.0.1'], authLimits: limits } },
 );

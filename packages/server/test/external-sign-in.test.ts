@@ -188,7 +188,7 @@ forEachEngine(
       });
     });
   },
-  { identityProviders: providerSettings(google, github) },
+  { config: { identityProviders: providerSettings(google, github) } },
 );
 
 describe('a provider without credentials', () => {

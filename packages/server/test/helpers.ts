@@ -6,6 +6,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import {
   addApiKey,
+  type Clock,
   type CreatedAccount,
   createAccountWithKey,
   type RunningServer,
@@ -22,17 +23,17 @@ export function availableEngines(): Engine[] {
 }
 
 /**
- * Runs the same tests once per engine, each with its own fresh server: `t()` is that server.
- * This is the engine matrix of the HTTP suites; the tests themselves are written once.
+ * Runs the same tests once per engine, each with its own fresh server: `t()` is that server (with
+ * `options.config` applied). This is the engine matrix of the HTTP suites; the tests themselves are written once.
  */
 export function forEachEngine(
   body: (t: () => TestServer, engine: Engine) => void,
-  config: Partial<ServerConfig> = {},
+  options: { config?: Partial<ServerConfig> } = {},
 ): void {
   describe.each(availableEngines())('on %s', (engine) => {
     let server: TestServer | undefined;
     beforeAll(async () => {
-      server = await startTestServer({ engine, config });
+      server = await startTestServer({ engine, config: options.config });
     }, 60_000);
     afterAll(() => server?.stop());
     body(() => server!, engine);
@@ -65,6 +66,8 @@ export interface TestServer {
   server: RunningServer;
   url: string;
   dataDir: string;
+  /** The PostgreSQL database of the server, when it runs on PostgreSQL. */
+  databaseUrl: string | undefined;
   /** The development account created on first start (enterprise tier, every scope). */
   devKey: string;
   /** Another account with its own cluster, on the free plan without a trial (100 requests a minute). */
@@ -86,28 +89,38 @@ export interface TestServer {
 
 /** Starts a server on a fresh database of the given engine (SQLite in a temporary directory by default). */
 export async function startTestServer(
-  options: { engine?: Engine; redisUrl?: string; config?: Partial<ServerConfig> } = {},
+  options: {
+    engine?: Engine;
+    redisUrl?: string;
+    /** Settings to change besides the test's own (port, host, data directory, database). */
+    config?: Partial<ServerConfig>;
+    /** The clock of the webhook machinery. */
+    clock?: Clock;
+  } = {},
 ): Promise<TestServer> {
   const engine = options.engine ?? 'sqlite';
   const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-test-'));
   const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-  const server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: database?.url,
-    redisUrl: options.redisUrl,
-    logLevel: 'warn',
-    // Suites sign many users up and in from one address; the per-address limits have their own suite.
-    authLimits: {
-      signinsPerMinute: 1000,
-      signupsPerHour: 1000,
-      resetRequestsPerHour: 1000,
-      lockAfterFailures: 10,
-      lockMinutes: 15,
+  const server = await startServer(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: database?.url,
+      redisUrl: options.redisUrl,
+      logLevel: 'warn',
+      // Suites sign many users up and in from one address; the per-address limits have their own suite.
+      authLimits: {
+        signinsPerMinute: 1000,
+        signupsPerHour: 1000,
+        resetRequestsPerHour: 1000,
+        lockAfterFailures: 10,
+        lockMinutes: 15,
+      },
+      ...options.config,
     },
-    ...options.config,
-  });
+    { clock: options.clock },
+  );
   const dev = server.devAccount;
   if (!dev) throw new Error('startTestServer needs a fresh data directory for the development account');
   const devKey = dev.apiKey;
@@ -122,6 +135,7 @@ export async function startTestServer(
     server,
     url,
     dataDir,
+    databaseUrl: database?.url,
     devKey,
     other,
     addKey: (keyOptions) => addApiKey(server.storage, dev, keyOptions),

@@ -104,7 +104,7 @@ forEachEngine(
       });
     });
   },
-  { trustedProxies: ['127.0.0.1/32', '::1'] },
+  { config: { trustedProxies: ['127.0.0.1/32', '::1'] } },
 );
 
 describe('X-Forwarded-For without a trusted proxy', () => {

@@ -136,8 +136,10 @@ forEachEngine(
     });
   },
   {
-    smtpUrl: sink.url,
-    appUrl: 'http://app.test',
+    config: {
+      smtpUrl: sink.url,
+      appUrl: 'http://app.test',
+    },
   },
 );
 

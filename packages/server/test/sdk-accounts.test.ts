@@ -64,5 +64,5 @@ forEachEngine(
       expect(viaKey.status).toBe(200);
     });
   },
-  { smtpUrl: sink.url },
+  { config: { smtpUrl: sink.url } },
 );

@@ -155,7 +155,13 @@ function operation(route: RouteDefinition): JsonSchema {
       // A redirect has no body to describe.
       ...(route.success.status >= 300 && route.success.status < 400
         ? {}
-        : { content: { 'application/json': { schema: schemaRef(route.success.schema, 'output') } } }),
+        : {
+            content: {
+              [route.success.contentType ?? 'application/json']: {
+                schema: schemaRef(route.success.schema, 'output'),
+              },
+            },
+          }),
     },
     ...errorResponses(route),
   };
@@ -215,6 +221,7 @@ export function buildOpenApiDocument(): JsonSchema {
       { name: 'auth', description: 'Accounts and sessions' },
       { name: 'settings', description: 'Account settings' },
       { name: 'logs', description: 'Activity of an account' },
+      { name: 'webhooks', description: 'Subscriptions to document events, their deliveries and attempts' },
     ],
     paths,
     components: components(),

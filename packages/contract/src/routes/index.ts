@@ -8,6 +8,7 @@ import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
+import { webhookRoutes } from './webhooks.js';
 
 export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
@@ -18,6 +19,7 @@ export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
+export { webhookRoutes } from './webhooks.js';
 
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [
@@ -31,6 +33,7 @@ export const routes: readonly RouteDefinition[] = [
   ...settingsRoutes,
   ...logsRoutes,
   ...jobsRoutes,
+  ...webhookRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -44,7 +47,8 @@ export type RouteId =
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
-  | (typeof jobsRoutes)[number]['id'];
+  | (typeof jobsRoutes)[number]['id']
+  | (typeof webhookRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

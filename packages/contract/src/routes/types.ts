@@ -37,6 +37,8 @@ export interface RouteDefinition {
     description: string;
     schema: z.ZodType;
     headers?: readonly (keyof typeof HEADERS)[];
+    /** Media type of the success answer when it is not JSON (`text/event-stream` for a stream of `schema` items). */
+    contentType?: string;
   };
   /** Route-specific error codes; the ones every authenticated route can give are added by `errorsOf`. */
   errors: readonly ErrorCode[];

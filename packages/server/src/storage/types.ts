@@ -1,4 +1,7 @@
 import type { CollectionQuery, SortKey } from '@dataplatform/contract';
+import type { DeliveryStore, WebhookStore } from './webhook-types.js';
+
+export type * from './webhook-types.js';
 
 /** A document as the storage keeps it: system fields as columns, the caller's fields as JSON text. */
 export interface DocumentRow {
@@ -472,6 +475,10 @@ export interface Storage {
   readonly secrets: ServerSecretStore;
   readonly signIn: SignInStore;
   readonly jobs: JobStore;
+  /** Webhook subscriptions. */
+  readonly webhooks: WebhookStore;
+  /** Webhook deliveries (written by document writes through the outbox) and their attempts. */
+  readonly deliveries: DeliveryStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -13,6 +13,7 @@ import type {
 import type { PostgresCollections } from './collections.js';
 import { applyOperations, COLUMNS, selectOne } from './document-operations.js';
 import type { PostgresIdempotency } from './idempotency.js';
+import type { PostgresCapture, PostgresOutbox } from './outbox.js';
 import { PostgresQuerySql } from './query.js';
 
 // deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back and asks for a retry.
@@ -25,6 +26,7 @@ export class PostgresDocuments extends SingleWritesAsBatches {
     private readonly sql: Sql,
     private readonly collections: PostgresCollections,
     private readonly idempotency: PostgresIdempotency,
+    private readonly outbox: PostgresOutbox,
   ) {
     super();
   }
@@ -67,9 +69,12 @@ export class PostgresDocuments extends SingleWritesAsBatches {
     options: ApplyOptions,
   ): Promise<ApplyOutcome> {
     const ids = await this.collectionIds(clusterId, operations);
+    // Clusters without subscriptions (the common case, known without a round trip) skip the outbox entirely.
+    const known = this.outbox.watching(clusterId);
+    const watched = typeof known === 'boolean' ? known : await known;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.run(clusterId, operations, options, ids);
+        return await this.run(clusterId, operations, options, ids, watched);
       } catch (error) {
         // A deadlock or serialization failure rolled everything back; the operations are safe to run again.
         if (attempt < MAX_ATTEMPTS && TRANSIENT.has((error as { code?: string }).code ?? '')) continue;
@@ -79,26 +84,32 @@ export class PostgresDocuments extends SingleWritesAsBatches {
   }
 
   /**
-   * Runs one statement that is atomic by itself without a transaction (the common single write); anything
-   * else in one transaction, where a thrown BatchAbort or Abort rolls all of it back.
+   * Runs one statement that is atomic by itself without a transaction (the common single write of a cluster
+   * without subscriptions); anything else in one transaction, where a thrown BatchAbort or Abort rolls all of
+   * it back.
    */
   private async run(
     clusterId: string,
     operations: readonly DocumentOperation[],
     options: ApplyOptions,
     ids: Map<string, string | undefined>,
+    watched: boolean,
   ): Promise<ApplyOutcome> {
     const { idempotency } = options;
+    let capture: PostgresCapture | null = null;
     try {
-      if (operations.length === 1 && !idempotency && operations[0]!.kind !== 'update') {
+      if (operations.length === 1 && !idempotency && operations[0]!.kind !== 'update' && !watched) {
         const [result] = await applyOperations(this.sql, operations, ids);
         if (!result!.ok && options.atomic) throw new BatchAbort(0, result!);
         return { ok: true, results: [result!] };
       }
-      return await this.sql.begin(async (tx) => {
+      const outcome = await this.sql.begin(async (tx) => {
+        // The outbox hook: its reads go out ahead of the operations, its events are written after them.
+        capture = watched ? this.outbox.open(tx, clusterId, operations, ids) : null;
         const results = await applyOperations(tx, operations, ids);
         const failed = options.atomic ? results.findIndex((result) => !result.ok) : -1;
         if (failed >= 0) throw new BatchAbort(failed, results[failed]!);
+        await capture?.record(results);
         if (idempotency) {
           const answer = recordedAnswer(options, results);
           if (!(await this.idempotency.record(tx, clusterId, idempotency, answer)))
@@ -106,6 +117,8 @@ export class PostgresDocuments extends SingleWritesAsBatches {
         }
         return { ok: true as const, results };
       });
+      this.outbox.committed(capture);
+      return outcome;
     } catch (error) {
       if (error instanceof BatchAbort)
         return { ok: false, reason: 'aborted', index: error.index, result: error.result };

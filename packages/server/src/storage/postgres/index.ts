@@ -2,17 +2,21 @@ import postgres from 'postgres';
 import type { Storage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresCollections } from './collections.js';
+import { PostgresDeliveries } from './deliveries.js';
 import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
+import { PostgresOutbox } from './outbox.js';
+import { SubscriptionPresence } from './presence.js';
 import { PostgresQueries } from './query.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
 import { PostgresSignIn } from './sign-in.js';
 import { PostgresTasks } from './tasks.js';
+import { PostgresWebhooks } from './webhooks.js';
 
 /** Settings of the PostgreSQL engine. */
 export interface PostgresOptions {
@@ -36,9 +40,11 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     throw error;
   }
   const idempotency = new PostgresIdempotency(sql);
+  const presence = new SubscriptionPresence(sql);
+  const outbox = new PostgresOutbox(sql, presence);
   return {
     engine: 'postgres',
-    documents: new PostgresDocuments(sql, new PostgresCollections(sql), idempotency),
+    documents: new PostgresDocuments(sql, new PostgresCollections(sql), idempotency, outbox),
     idempotency,
     keys: new PostgresKeys(sql),
     accounts: new PostgresAccounts(sql),
@@ -49,6 +55,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),
     jobs: new PostgresJobs(sql),
+    webhooks: new PostgresWebhooks(sql, presence),
+    deliveries: new PostgresDeliveries(sql, outbox),
     async ping() {
       await sql`SELECT 1`;
     },

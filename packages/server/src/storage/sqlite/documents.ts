@@ -13,6 +13,7 @@ import type {
 } from '../types.js';
 import { SqliteCollections } from './collections.js';
 import type { SqliteIdempotency } from './idempotency.js';
+import type { SqliteOutbox } from './outbox.js';
 import { SqliteQuerySql } from './query.js';
 
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
@@ -30,6 +31,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
   constructor(
     private readonly db: Database.Database,
     private readonly idempotency: SqliteIdempotency,
+    private readonly outbox: SqliteOutbox,
   ) {
     super();
     this.collections = new SqliteCollections(db);
@@ -95,8 +97,11 @@ export class SqliteDocuments extends SingleWritesAsBatches {
   ): ApplyOutcome {
     const ids = this.collectionIds(clusterId, operations);
     try {
-      return this.transaction.immediate(clusterId, operations, options, ids);
+      const outcome = this.transaction.immediate(clusterId, operations, options, ids);
+      this.outbox.committed();
+      return outcome;
     } catch (error) {
+      this.outbox.rolledBack();
       if (error instanceof BatchAbort)
         return { ok: false, reason: 'aborted', index: error.index, result: error.result };
       if (error instanceof Abort) return { ok: false, reason: 'idempotency_race' };
@@ -119,13 +124,18 @@ export class SqliteDocuments extends SingleWritesAsBatches {
     return ids;
   }
 
-  /** The body of the transaction: every operation in order, then the counters, then the idempotent answer. */
+  /**
+   * The body of the transaction: every operation in order, their events (outbox), then the counters, then the
+   * idempotent answer.
+   */
   private applyAll(
     clusterId: string,
     operations: readonly DocumentOperation[],
     options: ApplyOptions,
     ids: Map<string, number | undefined>,
   ): ApplyOutcome {
+    // The outbox hook: null unless a subscription of the cluster could want these operations' events.
+    const capture = this.outbox.open(clusterId, operations, ids);
     const deltas = new Map<number, number>();
     const results: OperationResult[] = [];
     for (const [index, operation] of operations.entries()) {
@@ -133,6 +143,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       if (!result.ok && options.atomic) throw new BatchAbort(index, result);
       results.push(result);
     }
+    capture?.record(results);
     // One counter write per collection, however many documents the batch added or removed.
     for (const [collectionId, delta] of deltas) if (delta !== 0) this.stmt.bump.run(delta, collectionId);
     const { idempotency } = options;

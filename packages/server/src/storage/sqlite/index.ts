@@ -4,17 +4,20 @@ import Database from 'better-sqlite3';
 import type { Storage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
+import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
+import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteSignIn } from './sign-in.js';
 import { SqliteTasks } from './tasks.js';
+import { SqliteSubscriptionCache, SqliteWebhooks } from './webhooks.js';
 
 /** Settings of the SQLite engine. */
 export interface SqliteOptions {
@@ -47,9 +50,11 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
   migrate(db);
   const idempotency = new SqliteIdempotency(db);
   const authCache = new AuthCache();
+  const subscriptions = new SqliteSubscriptionCache(db);
+  const outbox = new SqliteOutbox(db, subscriptions);
   return {
     engine: 'sqlite',
-    documents: new SqliteDocuments(db, idempotency),
+    documents: new SqliteDocuments(db, idempotency, outbox),
     idempotency,
     keys: new SqliteKeys(db, authCache),
     accounts: new SqliteAccounts(db, authCache),
@@ -60,6 +65,8 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
     jobs: new SqliteJobs(db),
+    webhooks: new SqliteWebhooks(db, subscriptions),
+    deliveries: new SqliteDeliveries(db, outbox, subscriptions),
     async ping() {
       db.prepare('SELECT 1').get();
     },

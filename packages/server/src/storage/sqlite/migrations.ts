@@ -176,6 +176,65 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX jobs_by_cluster ON jobs (cluster_id, created_at DESC, id DESC);
   `,
+  `
+  CREATE TABLE webhook_subscriptions (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id),
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    collection TEXT,
+    active INTEGER NOT NULL DEFAULT 1,
+    secret TEXT NOT NULL,
+    previous_secret TEXT,
+    previous_secret_expires_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_subscriptions_by_cluster ON webhook_subscriptions (cluster_id, created_at, id);
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions(id) ON DELETE CASCADE,
+    event_id TEXT NOT NULL REFERENCES webhook_events(id),
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    retries INTEGER NOT NULL DEFAULT 0,
+    manual INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    last_response_status INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX webhook_deliveries_by_subscription ON webhook_deliveries (subscription_id, created_at, id);
+  CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+  CREATE TABLE webhook_attempts (
+    id TEXT PRIMARY KEY,
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+    attempt INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    response_status INTEGER,
+    duration_ms INTEGER NOT NULL,
+    error TEXT,
+    next_attempt_at TEXT
+  );
+  CREATE INDEX webhook_attempts_by_delivery ON webhook_attempts (delivery_id, attempt);
+  -- Never a key: a value that tells whether an instance holds the key the stored secrets were encrypted with.
+  CREATE TABLE encryption_key_checks (
+    name TEXT PRIMARY KEY,
+    check_value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

@@ -1,0 +1,143 @@
+import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from '@dataplatform/contract';
+import type { DocumentChange } from './document-store.js';
+import { createIdGenerator } from './ids.js';
+
+/** How long the old secret keeps signing after a rotation, as on the server. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** A new signing secret as the server makes them: `whsec_` and the base64 of 32 random bytes. */
+export function generateSecret(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+}
+
+interface Stored {
+  record: WebhookSubscriptionRecord;
+  secret: string;
+  previousSecret?: string;
+}
+
+/** True when the subscription wants events of this kind in this collection (as on the server). */
+function wants(record: WebhookSubscriptionRecord, change: DocumentChange): boolean {
+  if (record.collection !== null && record.collection !== change.collection) return false;
+  return record.active && (record.events.includes('*') || record.events.includes(change.type));
+}
+
+/**
+ * The webhook subscriptions of a mock instance and the deliveries their events would make. Writes capture
+ * events as on the server, but the mocks send nothing: every delivery stays pending with no attempts.
+ */
+export class WebhookStore {
+  readonly #subscriptions = new Map<string, Stored>();
+  #deliveries: WebhookDeliveryRecord[] = [];
+  readonly #nextId = createIdGenerator();
+
+  /** Forgets every subscription and delivery. */
+  clear(): void {
+    this.#subscriptions.clear();
+    this.#deliveries = [];
+  }
+
+  /** Stores a subscription; the answer carries the secret, as the create route's does. */
+  create(input: {
+    url: string;
+    events: string[];
+    collection?: string;
+    secret?: string;
+  }): WebhookSubscriptionRecord & { secret: string } {
+    const record = {
+      _id: `wh_${this.#nextId()}`,
+      url: input.url,
+      events: [...new Set(input.events)] as WebhookSubscriptionRecord['events'],
+      collection: input.collection ?? null,
+      active: true,
+      createdAt: new Date().toISOString(),
+    };
+    const secret = input.secret ?? generateSecret();
+    this.#subscriptions.set(record._id, { record, secret });
+    return { ...record, secret };
+  }
+
+  /** Every subscription, oldest first, without secrets. */
+  list(): WebhookSubscriptionRecord[] {
+    return [...this.#subscriptions.values()].map(({ record }) => ({ ...record }));
+  }
+
+  /** The subscription, or undefined. */
+  get(id: string): WebhookSubscriptionRecord | undefined {
+    const stored = this.#subscriptions.get(id);
+    return stored && { ...stored.record };
+  }
+
+  /** Removes a subscription and its deliveries; false when there was none. */
+  delete(id: string): boolean {
+    this.#deliveries = this.#deliveries.filter((delivery) => delivery.webhookId !== id);
+    return this.#subscriptions.delete(id);
+  }
+
+  /** Replaces the secret, keeping the old one for 24 hours; undefined when there is no such subscription. */
+  rotate(id: string, secret: string = generateSecret()) {
+    const stored = this.#subscriptions.get(id);
+    if (!stored) return undefined;
+    stored.previousSecret = stored.secret;
+    stored.secret = secret;
+    const previousSecretExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
+    return { ...stored.record, secret, previousSecretExpiresAt };
+  }
+
+  /** Records one pending delivery per subscription that wants the change's event. */
+  capture(change: DocumentChange): void {
+    const createdAt = new Date().toISOString();
+    const eventId = `evt_${this.#nextId()}`;
+    for (const { record } of this.#subscriptions.values()) {
+      if (!wants(record, change)) continue;
+      this.#deliveries.push({
+        _id: `dlv_${this.#nextId()}`,
+        webhookId: record._id,
+        eventId,
+        eventType: change.type,
+        collection: change.collection,
+        documentId: change.documentId,
+        status: 'pending',
+        attempts: 0,
+        createdAt,
+        lastAttemptAt: null,
+        nextAttemptAt: createdAt,
+        lastResponseStatus: null,
+        lastError: null,
+      });
+    }
+  }
+
+  /** A subscription's deliveries, newest first, optionally in one state. */
+  deliveries(webhookId: string, status?: string): WebhookDeliveryRecord[] {
+    return this.#deliveries
+      .filter((d) => d.webhookId === webhookId && (status === undefined || d.status === status))
+      .reverse()
+      .map((d) => ({ ...d }));
+  }
+
+  /** One delivery of the subscription, or undefined. */
+  delivery(webhookId: string, deliveryId: string): WebhookDeliveryRecord | undefined {
+    const found = this.#deliveries.find((d) => d.webhookId === webhookId && d._id === deliveryId);
+    return found && { ...found };
+  }
+
+  /** Makes a delivery due now (it stays pending: the mocks send nothing). */
+  resend(webhookId: string, deliveryId: string): WebhookDeliveryRecord | undefined {
+    const found = this.#deliveries.find((d) => d.webhookId === webhookId && d._id === deliveryId);
+    if (!found) return undefined;
+    found.status = 'pending';
+    found.nextAttemptAt = new Date().toISOString();
+    return { ...found };
+  }
+
+  /** The deliveries now, to put back with `restore` (a transactional batch that aborted captured nothing). */
+  snapshot(): WebhookDeliveryRecord[] {
+    return [...this.#deliveries];
+  }
+
+  restore(snapshot: WebhookDeliveryRecord[]): void {
+    this.#deliveries = snapshot;
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { BASE_URL, useMockApi } from './harness.js';
+
+const { mocks, call } = useMockApi();
+
+async function subscribe(json: Record<string, unknown>) {
+  const result = await call('POST', '/api/v1/data/webhooks', { json });
+  expect(result.status).toBe(201);
+  return result.body as { _id: string; secret: string };
+}
+
+const deliveriesOf = async (id: string, query = '') =>
+  (await call('GET', `/api/v1/data/webhooks/${id}/deliveries${query}`)).body;
+
+describe('webhooks in the mocks', () => {
+  it('keeps subscriptions as the server does: secret once, list without it, delete once', async () => {
+    const created = await subscribe({
+      url: 'https://example.com/h',
+      events: ['*'],
+      secret: 'my-own-secret-value',
+    });
+    expect(created).toMatchObject({ secret: 'my-own-secret-value', collection: null, active: true });
+    expect(mocks.store.webhooks()).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
+    expect((await call('GET', '/api/v1/data/webhooks')).body.data).toHaveLength(1);
+    expect((await call('DELETE', `/api/v1/data/webhooks/${created._id}`)).body).toEqual({
+      _id: created._id,
+      deleted: true,
+    });
+    expect((await call('DELETE', `/api/v1/data/webhooks/${created._id}`)).status).toBe(404);
+  });
+
+  it.each([
+    [{ url: 'nope', events: ['*'] }, 'validation_error'],
+    [{ url: 'https://example.com', events: [] }, 'validation_error'],
+    [{ url: 'https://example.com', events: ['*'], secret: 'short' }, 'validation_error'],
+    [[1], 'invalid_body'],
+  ])('refuses %j with %s', async (json, code) => {
+    const result = await call('POST', '/api/v1/data/webhooks', { json });
+    expect(result.status).toBe(400);
+    expect(result.body.code).toBe(code);
+  });
+
+  it('captures a pending delivery for each matching write and never sends it', async () => {
+    const { _id } = await subscribe({
+      url: 'https://example.com/h',
+      events: ['document.updated'],
+      collection: 'orders',
+    });
+    const doc = (await call('POST', '/api/v1/data/orders', { json: { n: 1 } })).body;
+    await call('PATCH', `/api/v1/data/orders/${doc._id}`, { json: { n: 2 } });
+    await call('PUT', `/api/v1/data/orders/${doc._id}`, { json: { n: 3 } });
+    await call('POST', '/api/v1/data/other', { json: { n: 1 } });
+    const page = await deliveriesOf(_id);
+    expect(page.total).toBe(2);
+    expect(
+      page.data.every(
+        (d: { eventType: string; status: string; attempts: number }) =>
+          d.eventType === 'document.updated' && d.status === 'pending' && d.attempts === 0,
+      ),
+    ).toBe(true);
+    const attempts = await call(
+      'GET',
+      `/api/v1/data/webhooks/${_id}/deliveries/${page.data[0]._id}/attempts`,
+    );
+    expect(attempts.body).toEqual({ data: [] });
+    const resent = await call('POST', `/api/v1/data/webhooks/${_id}/deliveries/${page.data[0]._id}/resend`);
+    expect(resent.status).toBe(202);
+    expect((await call('POST', `/api/v1/data/webhooks/${_id}/deliveries/dlv_none/resend`)).status).toBe(404);
+  });
+
+  it('captures nothing for a transactional batch that aborted', async () => {
+    const { _id } = await subscribe({ url: 'https://example.com/h', events: ['*'] });
+    const result = await call('POST', '/api/v1/data/batch', {
+      json: {
+        transaction: true,
+        operations: [
+          { op: 'insert', collection: 'orders', data: { n: 1 } },
+          { op: 'delete', collection: 'orders', id: 'missing' },
+        ],
+      },
+    });
+    expect(result.status).toBe(409);
+    expect((await deliveriesOf(_id)).total).toBe(0);
+    await call('POST', '/api/v1/data/batch', {
+      json: {
+        operations: [
+          { op: 'insert', collection: 'orders', data: { n: 1 } },
+          { op: 'delete', collection: 'orders', id: 'missing' },
+        ],
+      },
+    });
+    expect((await deliveriesOf(_id)).total).toBe(1);
+  });
+
+  it('answers the event stream with an empty stream, and 404 for an unknown webhook', async () => {
+    const { _id } = await subscribe({ url: 'https://example.com/h', events: ['*'] });
+    const res = await fetch(`${BASE_URL}/api/v1/data/webhooks/${_id}/events`, {
+      headers: { 'X-API-Key': mocks.apiKey },
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await res.text()).toContain('retry: 2000');
+    expect((await call('GET', '/api/v1/data/webhooks/wh_none/deliveries')).status).toBe(404);
+    expect((await call('POST', '/api/v1/data/webhooks/wh_none/rotate-secret', { json: {} })).status).toBe(
+      404,
+    );
+  });
+});

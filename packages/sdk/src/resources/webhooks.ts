@@ -1,0 +1,97 @@
+import type {
+  DeletedResponse,
+  WebhookAttemptRecord,
+  WebhookCreateRequest,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookSecretRotationRecord,
+  WebhookSubscriptionRecord,
+} from '@dataplatform/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import { APIResource } from '../core/resource.js';
+import type { RequestOptions } from '../internal/request-options.js';
+import { segment } from '../internal/utils.js';
+
+/** A subscription as `create` answers it: with its secret, shown this once. */
+export type WebhookWithSecret = WebhookSubscriptionRecord & { secret: string };
+
+/** Query of `deliveries()`. */
+export interface DeliveryListParams {
+  /** Only deliveries in this state. */
+  status?: WebhookDeliveryStatus;
+  /** Page size, 1 to 1000 (server default 50). */
+  limit?: number;
+  /** Number of deliveries to skip before the first page. */
+  skip?: number;
+}
+
+const BASE = '/api/v1/data/webhooks';
+
+function webhookPath(webhookId: string): string {
+  return `${BASE}/${segment(webhookId, 'webhook id')}`;
+}
+
+function deliveryPath(webhookId: string, deliveryId: string): string {
+  return `${webhookPath(webhookId)}/deliveries/${segment(deliveryId, 'delivery id')}`;
+}
+
+/**
+ * Webhook subscriptions, their deliveries and attempts, under `/api/v1/data/webhooks`.
+ * @example const { _id, secret } = await client.webhooks.create({ url: 'https://example.com/hooks', events: ['*'] });
+ */
+export class Webhooks extends APIResource {
+  /** Subscribes `url` to document events; the answer carries the signing secret, shown only here. */
+  create(params: WebhookCreateRequest, options?: RequestOptions): APIPromise<WebhookWithSecret> {
+    return this._client.post(BASE, { ...options, body: params });
+  }
+
+  /** Every subscription of the cluster, oldest first, without secrets. */
+  list(options?: RequestOptions): APIPromise<{ data: WebhookSubscriptionRecord[] }> {
+    return this._client.get(BASE, options);
+  }
+
+  /** Deletes a subscription and forgets its deliveries; NotFoundError when there is none. */
+  delete(webhookId: string, options?: RequestOptions): APIPromise<DeletedResponse> {
+    return this._client.delete(webhookPath(webhookId), options);
+  }
+
+  /**
+   * The deliveries of a subscription, newest first: await for the first page, or `for await` for all of them.
+   * @example for await (const d of client.webhooks.deliveries(id, { status: 'failed' })) console.log(d.eventId);
+   */
+  deliveries(
+    webhookId: string,
+    params: DeliveryListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<WebhookDeliveryRecord> {
+    const { status, limit, skip } = params;
+    return this._client.getAPIList(`${webhookPath(webhookId)}/deliveries`, { status, limit, skip }, options);
+  }
+
+  /** Every attempt of a delivery, first to last: outcome, answer status, duration, error and next attempt. */
+  attempts(
+    webhookId: string,
+    deliveryId: string,
+    options?: RequestOptions,
+  ): APIPromise<{ data: WebhookAttemptRecord[] }> {
+    return this._client.get(`${deliveryPath(webhookId, deliveryId)}/attempts`, options);
+  }
+
+  /** Sends a delivery again now, with the same event id and body (one attempt for a finished delivery). */
+  resend(webhookId: string, deliveryId: string, options?: RequestOptions): APIPromise<WebhookDeliveryRecord> {
+    return this._client.post(`${deliveryPath(webhookId, deliveryId)}/resend`, options);
+  }
+
+  /**
+   * Replaces the signing secret (with `params.secret`, or a generated one). The old secret keeps signing for
+   * 24 hours, until `previousSecretExpiresAt`, so receivers can switch without losing events.
+   */
+  rotateSecret(
+    webhookId: string,
+    params: { secret?: string } = {},
+    options?: RequestOptions,
+  ): APIPromise<WebhookSecretRotationRecord> {
+    return this._client.post(`${webhookPath(webhookId)}/rotate-secret`, { ...options, body: params });
+  }
+}

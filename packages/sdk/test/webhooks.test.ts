@@ -1,0 +1,96 @@
+import { createDataPlatformMocks } from '@dataplatform/mocks';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BadRequestError,
+  DataPlatform,
+  DataPlatformError,
+  NotFoundError,
+  PermissionDeniedError,
+} from '../src/index.js';
+
+const mocks = createDataPlatformMocks({ baseUrl: 'http://localhost:5000' });
+const server = setupServer(...mocks.handlers);
+const client = new DataPlatform({ apiKey: mocks.apiKey, baseUrl: 'http://localhost:5000' });
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mocks.store.reset());
+afterAll(() => server.close());
+
+describe('client.webhooks', () => {
+  it('creates a subscription whose secret is shown once, lists it without, and deletes it', async () => {
+    const created = await client.webhooks.create({
+      url: 'https://example.com/hooks',
+      events: ['document.created', 'document.deleted'],
+      collection: 'orders',
+    });
+    expect(created).toMatchObject({ url: 'https://example.com/hooks', collection: 'orders', active: true });
+    expect(created.secret).toMatch(/^whsec_/);
+    const { data } = await client.webhooks.list();
+    expect(data).toEqual([
+      {
+        _id: created._id,
+        url: created.url,
+        events: created.events,
+        collection: 'orders',
+        active: true,
+        createdAt: created.createdAt,
+      },
+    ]);
+    expect(await client.webhooks.delete(created._id)).toEqual({ _id: created._id, deleted: true });
+    await expect(client.webhooks.delete(created._id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses an invalid subscription with BadRequestError validation_error', async () => {
+    const error = await client.webhooks
+      .create({ url: 'ftp://example.com', events: ['*'] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).code).toBe('validation_error');
+  });
+
+  it('walks the deliveries of a subscription page by page and reads their attempts', async () => {
+    const { _id } = await client.webhooks.create({
+      url: 'https://example.com/hooks',
+      events: ['*'],
+      collection: 'orders',
+    });
+    for (let n = 0; n < 5; n++) await client.data.create('orders', { n });
+    await client.data.create('other', { n: 0 });
+    const first = await client.webhooks.deliveries(_id, { limit: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.total).toBe(5);
+    const all = [];
+    for await (const delivery of client.webhooks.deliveries(_id, { limit: 2 })) all.push(delivery);
+    expect(all.map((d) => d.eventType)).toEqual(Array(5).fill('document.created'));
+    expect(all.every((d) => d.status === 'pending' && d.webhookId === _id)).toBe(true);
+    expect((await client.webhooks.deliveries(_id, { status: 'succeeded' })).data).toEqual([]);
+    expect(await client.webhooks.attempts(_id, all[0]!._id)).toEqual({ data: [] });
+    const resent = await client.webhooks.resend(_id, all[0]!._id);
+    expect(resent).toMatchObject({ _id: all[0]!._id, status: 'pending' });
+    await expect(client.webhooks.resend(_id, 'dlv_unknown')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('rotates a secret, generated or given', async () => {
+    const { _id, secret } = await client.webhooks.create({ url: 'https://example.com/hooks', events: ['*'] });
+    const rotated = await client.webhooks.rotateSecret(_id);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(secret);
+    expect(Date.parse(rotated.previousSecretExpiresAt)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const given = await client.webhooks.rotateSecret(_id, { secret: 'a-secret-of-my-own-123' });
+    expect(given.secret).toBe('a-secret-of-my-own-123');
+  });
+
+  it('needs webhooks:manage', async () => {
+    const readOnly = new DataPlatform({
+      apiKey: mocks.addKey({ scopes: ['data:read', 'data:write'] }),
+      baseUrl: 'http://localhost:5000',
+    });
+    await expect(readOnly.webhooks.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+  });
+
+  it('refuses ids that would leave their path segment', () => {
+    expect(() => client.webhooks.delete('..')).toThrow(DataPlatformError);
+    expect(() => client.webhooks.attempts('wh_1', '.')).toThrow(DataPlatformError);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { changesOf, changeTargets, eventBody, outboxRows, targetKey, wants } from './outbox.js';
+import type { DocumentOperation, OperationResult } from './types.js';
+
+const AT = '2030-01-01T00:00:00.000Z';
+const doc = (id: string, fields: object) =>
+  JSON.stringify({ _id: id, ...fields, _createdAt: AT, _updatedAt: AT });
+const insert = (id: string): DocumentOperation => ({
+  kind: 'insert',
+  collection: 'c',
+  row: { id, data: '{}', createdAt: AT, updatedAt: AT },
+});
+const replace = (id: string): DocumentOperation => ({
+  kind: 'replace',
+  collection: 'c',
+  id,
+  data: '{}',
+  updatedAt: AT,
+});
+const remove = (id: string): DocumentOperation => ({ kind: 'delete', collection: 'c', id });
+const ok = (body: string): OperationResult => ({ ok: true, body });
+const failed: OperationResult = { ok: false, reason: 'not_found' };
+
+describe('the outbox', () => {
+  it('needs the earlier state of the documents a batch replaces, patches or deletes, once each', () => {
+    expect(
+      changeTargets([insert('a'), replace('b'), remove('b'), { kind: 'get', collection: 'c', id: 'd' }]),
+    ).toEqual([{ collection: 'c', id: 'b' }]);
+  });
+
+  it('reports each successful operation with the state an earlier operation of the batch left', () => {
+    const before = new Map([[targetKey('c', 'x'), doc('x', { n: 0 })]]);
+    const changes = changesOf(
+      [replace('x'), replace('x'), remove('missing'), remove('x'), insert('x')],
+      [
+        ok(doc('x', { n: 1 })),
+        ok(doc('x', { n: 2 })),
+        failed,
+        ok('{"_id":"x","deleted":true}'),
+        ok(doc('x', { n: 3 })),
+      ],
+      before,
+    );
+    expect(changes).toEqual([
+      {
+        type: 'document.updated',
+        collection: 'c',
+        documentId: 'x',
+        data: doc('x', { n: 1 }),
+        previous: doc('x', { n: 0 }),
+      },
+      {
+        type: 'document.updated',
+        collection: 'c',
+        documentId: 'x',
+        data: doc('x', { n: 2 }),
+        previous: doc('x', { n: 1 }),
+      },
+      { type: 'document.deleted', collection: 'c', documentId: 'x', data: doc('x', { n: 2 }) },
+      { type: 'document.created', collection: 'c', documentId: 'x', data: doc('x', { n: 3 }) },
+    ]);
+  });
+
+  it('makes an event only where a subscription wants it, and one delivery per such subscription', () => {
+    const subscriptions = [
+      { id: 'all', events: ['*'], collection: null },
+      { id: 'deletes', events: ['document.deleted'], collection: 'c' },
+      { id: 'elsewhere', events: ['*'], collection: 'd' },
+    ];
+    expect(wants(subscriptions[1]!, 'document.created', 'c')).toBe(false);
+    const { events, deliveries } = outboxRows(
+      'cl',
+      subscriptions.slice(1),
+      [{ type: 'document.created', collection: 'c', documentId: 'x', data: '{}' }],
+      AT,
+    );
+    expect(events).toEqual([]);
+    expect(deliveries).toEqual([]);
+    const rows = outboxRows(
+      'cl',
+      subscriptions,
+      [{ type: 'document.deleted', collection: 'c', documentId: 'x', data: '{"_id":"x"}' }],
+      AT,
+    );
+    expect(rows.events).toHaveLength(1);
+    expect(rows.deliveries.map((d) => d.subscriptionId)).toEqual(['all', 'deletes']);
+    expect(rows.deliveries.every((d) => d.eventId === rows.events[0]!.id)).toBe(true);
+  });
+
+  it('writes the delivery body as JSON with the stored text spliced in', () => {
+    const body = eventBody(
+      'evt_1',
+      {
+        type: 'document.updated',
+        collection: 'c',
+        documentId: 'x"y',
+        data: '{"a": 1}',
+        previous: '{"a": 0}',
+      },
+      AT,
+    );
+    expect(JSON.parse(body)).toEqual({
+      id: 'evt_1',
+      type: 'document.updated',
+      createdAt: AT,
+      collection: 'c',
+      documentId: 'x"y',
+      data: { a: 1 },
+      previous: { a: 0 },
+    });
+  });
+});

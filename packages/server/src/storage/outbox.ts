@@ -1,0 +1,272 @@
+import type { WebhookEventType } from '@dataplatform/contract';
+import { monotonicFactory } from 'ulid';
+import type { DocumentOperation, OperationResult } from './types.js';
+import type {
+  CaptureTaker,
+  ClaimedDelivery,
+  SubscriptionFilter,
+  SubscriptionTarget,
+} from './webhook-types.js';
+
+// The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
+// acknowledged write never loses its event and a rolled-back one never sends any. Engine-neutral here; each
+// engine hooks `changeTargets` before its operations and `outboxRows` after them.
+
+const ulid = monotonicFactory();
+
+/** One document change a write made, with the document's JSON text after it (or before it, for a delete). */
+export interface DocumentChange {
+  type: WebhookEventType;
+  collection: string;
+  documentId: string;
+  data: string;
+  /** For an update: the document before it. */
+  previous?: string;
+}
+
+/** An event row: its delivery body is fixed once, so every retry sends the same bytes. */
+export interface EventRow {
+  id: string;
+  clusterId: string;
+  type: WebhookEventType;
+  collection: string;
+  documentId: string;
+  body: string;
+  createdAt: string;
+}
+
+/** A delivery row: one event for one subscription, due at once or leased to this instance's worker. */
+export interface DeliveryRow {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  createdAt: string;
+  nextAttemptAt: string;
+}
+
+/** A document an operation of the batch addresses. */
+export interface Target {
+  collection: string;
+  id: string;
+}
+
+/** Key of a document within one cluster. */
+export function targetKey(collection: string, id: string): string {
+  return `${collection}\u0000${id}`;
+}
+
+/** The documents whose state before the batch its events need: those it replaces, patches or deletes. */
+export function changeTargets(operations: readonly DocumentOperation[]): Target[] {
+  const seen = new Map<string, Target>();
+  for (const operation of operations) {
+    if (operation.kind === 'replace' || operation.kind === 'update' || operation.kind === 'delete') {
+      seen.set(targetKey(operation.collection, operation.id), {
+        collection: operation.collection,
+        id: operation.id,
+      });
+    }
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The changes made by the operations that succeeded, in order. `before` holds the documents' JSON text before
+ * the batch (missing or null: no document); an operation's previous state is the one an earlier operation of
+ * the same batch left, so two patches of one document each report their own step.
+ */
+export function changesOf(
+  operations: readonly DocumentOperation[],
+  results: readonly OperationResult[],
+  before: ReadonlyMap<string, string | null>,
+): DocumentChange[] {
+  const state = new Map(before);
+  const changes: DocumentChange[] = [];
+  operations.forEach((operation, index) => {
+    const result = results[index];
+    if (!result?.ok) return;
+    switch (operation.kind) {
+      case 'insert': {
+        const documentId = operation.row.id;
+        state.set(targetKey(operation.collection, documentId), result.body);
+        changes.push({
+          type: 'document.created',
+          collection: operation.collection,
+          documentId,
+          data: result.body,
+        });
+        return;
+      }
+      case 'replace':
+      case 'update': {
+        const key = targetKey(operation.collection, operation.id);
+        const previous = state.get(key) ?? undefined;
+        state.set(key, result.body);
+        changes.push({
+          type: 'document.updated',
+          collection: operation.collection,
+          documentId: operation.id,
+          data: result.body,
+          ...(previous === undefined ? {} : { previous }),
+        });
+        return;
+      }
+      case 'delete': {
+        const key = targetKey(operation.collection, operation.id);
+        const last = state.get(key);
+        state.set(key, null);
+        // A document deleted successfully existed; its last state comes from `before` or an earlier operation.
+        const data = last ?? `{"_id":${JSON.stringify(operation.id)}}`;
+        changes.push({
+          type: 'document.deleted',
+          collection: operation.collection,
+          documentId: operation.id,
+          data,
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+  return changes;
+}
+
+/** True when the subscription wants events of this kind in this collection. */
+export function wants(subscription: SubscriptionFilter, type: string, collection: string): boolean {
+  if (subscription.collection !== null && subscription.collection !== collection) return false;
+  return subscription.events.includes('*') || subscription.events.includes(type);
+}
+
+/** The JSON text of a delivery body; `data` and `previous` are stored JSON text, spliced in without parsing. */
+export function eventBody(id: string, change: DocumentChange, createdAt: string): string {
+  const head =
+    `{"id":${JSON.stringify(id)},"type":"${change.type}","createdAt":"${createdAt}",` +
+    `"collection":${JSON.stringify(change.collection)},"documentId":${JSON.stringify(change.documentId)},` +
+    `"data":${change.data}`;
+  return change.previous === undefined ? `${head}}` : `${head},"previous":${change.previous}}`;
+}
+
+/** The event and delivery rows of a batch's changes: an event only where some subscription wants it. */
+export function outboxRows(
+  clusterId: string,
+  subscriptions: readonly SubscriptionFilter[],
+  changes: readonly DocumentChange[],
+  now: string,
+  /** Set when this instance's worker takes the deliveries: they are leased to it until then. */
+  leasedUntil?: string,
+): { events: EventRow[]; deliveries: DeliveryRow[] } {
+  const events: EventRow[] = [];
+  const deliveries: DeliveryRow[] = [];
+  for (const change of changes) {
+    const targets = subscriptions.filter((s) => wants(s, change.type, change.collection));
+    if (targets.length === 0) continue;
+    const id = `evt_${ulid()}`;
+    events.push({
+      id,
+      clusterId,
+      type: change.type,
+      collection: change.collection,
+      documentId: change.documentId,
+      body: eventBody(id, change, now),
+      createdAt: now,
+    });
+    for (const subscription of targets) {
+      deliveries.push({
+        id: `dlv_${ulid()}`,
+        subscriptionId: subscription.id,
+        eventId: id,
+        createdAt: now,
+        nextAttemptAt: leasedUntil ?? now,
+      });
+    }
+  }
+  return { events, deliveries };
+}
+
+/** The deliveries of `rows` as the worker needs them, for the subscriptions they were made for. */
+export function claimedOf(
+  rows: { events: readonly EventRow[]; deliveries: readonly DeliveryRow[] },
+  subscriptions: readonly SubscriptionTarget[],
+): ClaimedDelivery[] {
+  const events = new Map(rows.events.map((event) => [event.id, event]));
+  const targets = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
+  return rows.deliveries.map((delivery) => {
+    const event = events.get(delivery.eventId)!;
+    const target = targets.get(delivery.subscriptionId)!;
+    return {
+      id: delivery.id,
+      subscriptionId: target.id,
+      clusterId: target.clusterId,
+      ownerId: target.ownerId,
+      eventId: event.id,
+      eventType: event.type,
+      body: event.body,
+      url: target.url,
+      secret: target.secret,
+      previousSecret: target.previousSecret,
+      previousSecretExpiresAt: target.previousSecretExpiresAt,
+      attempts: 0,
+      retries: 0,
+      manual: false,
+    };
+  });
+}
+
+/**
+ * What an engine's outbox shares: who wants to hear of captures (event streams), who wants to hear of deliveries
+ * that wait for a claim (delivery workers), and this instance's taker.
+ */
+export class CaptureSignal {
+  private readonly captureListeners = new Set<() => void>();
+  private readonly dueListeners = new Set<() => void>();
+  private taker: CaptureTaker | undefined;
+
+  /** Hears of every commit that captured deliveries on this instance (and of announcements by others). */
+  subscribe(listener: () => void): () => void {
+    this.captureListeners.add(listener);
+    return () => this.captureListeners.delete(listener);
+  }
+
+  /** Hears of deliveries that wait for a claim: not taken at capture, re-sent, or announced by another instance. */
+  subscribeDue(listener: () => void): () => void {
+    this.dueListeners.add(listener);
+    return () => this.dueListeners.delete(listener);
+  }
+
+  /** Registers this instance's taker (see DeliveryStore.takeCaptured). */
+  setTaker(taker: CaptureTaker): () => void {
+    this.taker = taker;
+    return () => {
+      if (this.taker === taker) this.taker = undefined;
+    };
+  }
+
+  /** Until when deliveries captured now are leased to this instance's taker; undefined without one. */
+  leaseUntil(): string | undefined {
+    return this.taker?.leaseUntil();
+  }
+
+  /** After a commit: hands the deliveries to the taker when they were leased to it, else tells the workers. */
+  committed(deliveries: readonly ClaimedDelivery[], leased: boolean): void {
+    if (deliveries.length === 0) return;
+    if (leased && this.taker) this.taker.take([...deliveries]);
+    else notify(this.dueListeners);
+    notify(this.captureListeners);
+  }
+
+  /** Deliveries wait for a claim (a re-send, or another instance's announcement). */
+  due(): void {
+    notify(this.dueListeners);
+    notify(this.captureListeners);
+  }
+}
+
+function notify(listeners: ReadonlySet<() => void>): void {
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch {
+      // A listener's own failure is its business; the write already committed.
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Sql } from 'postgres';
+import type { NewSubscription, SubscriptionRecord, WebhookStore } from '../webhook-types.js';
+import type { SubscriptionPresence } from './presence.js';
+
+const COLUMNS = `id, cluster_id AS "clusterId", url, events, collection, active, created_at AS "createdAt", secret,
+  previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt"`;
+
+/** Webhook subscriptions on PostgreSQL. */
+export class PostgresWebhooks implements WebhookStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly presence: SubscriptionPresence,
+  ) {}
+
+  /** Resolves once every instance's writes capture events for the new subscription (see SubscriptionPresence). */
+  async create(s: NewSubscription): Promise<void> {
+    await this.sql`
+      INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, secret, created_at)
+      VALUES (${s.id}, ${s.clusterId}, ${s.url}, ${this.sql.json(s.events as string[])}, ${s.collection},
+              ${s.secret}, ${s.createdAt})`;
+    this.presence.markPresent(s.clusterId);
+    await sleep(this.presence.acknowledgementDelayMs);
+  }
+
+  async list(clusterId: string): Promise<SubscriptionRecord[]> {
+    const rows = await this.sql.unsafe<SubscriptionRecord[]>(
+      `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = $1 ORDER BY created_at, id`,
+      [clusterId],
+    );
+    return [...rows];
+  }
+
+  async find(clusterId: string, id: string): Promise<SubscriptionRecord | null> {
+    const [row] = await this.sql.unsafe<SubscriptionRecord[]>(
+      `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = $1 AND id = $2`,
+      [clusterId, id],
+    );
+    return row ?? null;
+  }
+
+  async delete(clusterId: string, id: string): Promise<boolean> {
+    // Deliveries and their attempts go with it (ON DELETE CASCADE).
+    const removed = await this
+      .sql`DELETE FROM webhook_subscriptions WHERE cluster_id = ${clusterId} AND id = ${id}`;
+    this.presence.forget(clusterId);
+    return removed.count === 1;
+  }
+
+  async rotateSecret(
+    clusterId: string,
+    id: string,
+    secret: string,
+    previousSecretExpiresAt: string,
+  ): Promise<SubscriptionRecord | null> {
+    // The current secret becomes the previous one in the same statement, so rotations never lose one.
+    const [row] = await this.sql.unsafe<SubscriptionRecord[]>(
+      `UPDATE webhook_subscriptions SET previous_secret = secret, secret = $1, previous_secret_expires_at = $2
+       WHERE cluster_id = $3 AND id = $4 RETURNING ${COLUMNS}`,
+      [secret, previousSecretExpiresAt, clusterId, id],
+    );
+    return row ?? null;
+  }
+
+  /** Never on PostgreSQL: instances starting together with different keys would take turns replacing it. */
+  async replaceKeyCheckIfUnused(): Promise<boolean> {
+    return false;
+  }
+
+  async ensureKeyCheck(value: string, now: string): Promise<string> {
+    await this.sql`
+      INSERT INTO encryption_key_checks (name, check_value, created_at) VALUES ('webhook-secrets', ${value}, ${now})
+      ON CONFLICT DO NOTHING`;
+    const [row] = await this.sql<{ value: string }[]>`
+      SELECT check_value AS value FROM encryption_key_checks WHERE name = 'webhook-secrets'`;
+    return row!.value;
+  }
+}

@@ -1,0 +1,244 @@
+import type Database from 'better-sqlite3';
+import type {
+  AttemptRecord,
+  CaptureTaker,
+  ClaimedDelivery,
+  DeliveryRecord,
+  DeliveryStatus,
+  DeliveryStore,
+  FinishedAttempt,
+  StreamedEvent,
+} from '../webhook-types.js';
+import type { SqliteOutbox } from './outbox.js';
+import type { SqliteSubscriptionCache } from './webhooks.js';
+
+const RECORD = `d.id, d.subscription_id AS webhookId, d.event_id AS eventId, e.type AS eventType,
+  e.collection, e.document_id AS documentId, d.status, d.attempts, d.created_at AS createdAt,
+  d.last_attempt_at AS lastAttemptAt, d.next_attempt_at AS nextAttemptAt,
+  d.last_response_status AS lastResponseStatus, d.last_error AS lastError`;
+
+const ATTEMPT = `id, delivery_id AS deliveryId, attempt, started_at AS startedAt, status,
+  response_status AS responseStatus, duration_ms AS durationMs, error, next_attempt_at AS nextAttemptAt`;
+
+type ClaimRow = Omit<ClaimedDelivery, 'manual'> & { manual: number };
+
+/**
+ * Runs a write of delivery bookkeeping (claims, attempts) with `synchronous = NORMAL`: its commit is not synced to
+ * disk at once, which saves the document writes of the same process from waiting behind one fsync per claim and
+ * per attempt. A power loss can then forget the last claims and attempts, never a captured event: the delivery
+ * is simply made again (delivery is at least once). The events themselves commit with the documents, as
+ * configured. Exact because better-sqlite3 runs each transaction to its end before any other JavaScript.
+ */
+function relaxed<A extends unknown[], R>(
+  db: Database.Database,
+  transaction: { immediate(...args: A): R },
+  synchronous: string,
+): (...args: A) => R {
+  return (...args) => {
+    if (synchronous === 'NORMAL' || synchronous === 'OFF') return transaction.immediate(...args);
+    db.pragma('synchronous = NORMAL');
+    try {
+      return transaction.immediate(...args);
+    } finally {
+      db.pragma(`synchronous = ${synchronous}`);
+    }
+  };
+}
+
+/** Deliveries and attempts on SQLite. One process writes, so a claim is a plain update in a transaction. */
+export class SqliteDeliveries implements DeliveryStore {
+  private readonly stmt;
+  private readonly claimTx;
+  private readonly finishTx;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly outbox: SqliteOutbox,
+    private readonly subscriptions: SqliteSubscriptionCache,
+  ) {
+    const synchronous = (['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const)[
+      db.pragma('synchronous', { simple: true }) as number
+    ]!;
+    this.stmt = {
+      due: db.prepare<[string, number], { id: string }>(
+        `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+         ORDER BY next_attempt_at LIMIT ?`,
+      ),
+      lease: db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?'),
+      claimed: db.prepare<[string], ClaimRow>(
+        `SELECT d.id, d.subscription_id AS subscriptionId, s.cluster_id AS clusterId, c.owner_id AS ownerId,
+           d.event_id AS eventId, e.type AS eventType, e.body, s.url, s.secret,
+           s.previous_secret AS previousSecret, s.previous_secret_expires_at AS previousSecretExpiresAt,
+           d.attempts, d.retries, d.manual
+         FROM webhook_deliveries d
+         JOIN webhook_events e ON e.id = d.event_id
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id
+         JOIN clusters c ON c.id = s.cluster_id
+         WHERE d.id = ?`,
+      ),
+      attempt: db.prepare(
+        `INSERT INTO webhook_attempts
+           (id, delivery_id, attempt, started_at, status, response_status, duration_ms, error, next_attempt_at)
+         SELECT @attemptId, id, attempts + 1, @startedAt, @outcome, @responseStatus, @durationMs, @error, @nextAttemptAt
+         FROM webhook_deliveries WHERE id = @deliveryId`,
+      ),
+      settle: db.prepare(
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = @startedAt,
+           last_response_status = @responseStatus, last_error = @error, status = @status,
+           next_attempt_at = @nextAttemptAt, retries = @retries, manual = 0
+         WHERE id = @deliveryId`,
+      ),
+      clusterOf: db.prepare<[string], { clusterId: string }>(
+        'SELECT cluster_id AS clusterId FROM webhook_subscriptions WHERE id = ?',
+      ),
+      deactivate: db.prepare('UPDATE webhook_subscriptions SET active = 0 WHERE id = ?'),
+      failPending: db.prepare(
+        `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ?
+         WHERE subscription_id = ? AND status = 'pending'`,
+      ),
+      page: db.prepare<[string, string | null, string | null, number, number], DeliveryRecord>(
+        `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+         WHERE d.subscription_id = ? AND (? IS NULL OR d.status = ?)
+         ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`,
+      ),
+      count: db.prepare<[string, string | null, string | null], { n: number }>(
+        `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE subscription_id = ? AND (? IS NULL OR status = ?)`,
+      ),
+      owned: db.prepare<[string, string], { id: string }>(
+        'SELECT id FROM webhook_deliveries WHERE id = ? AND subscription_id = ?',
+      ),
+      attempts: db.prepare<[string], AttemptRecord>(
+        `SELECT ${ATTEMPT} FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt`,
+      ),
+      // A finished delivery gets one manual attempt; a pending one only comes due now.
+      resend: db.prepare(
+        `UPDATE webhook_deliveries SET manual = CASE WHEN status = 'pending' THEN manual ELSE 1 END,
+           status = 'pending', next_attempt_at = ?
+         WHERE id = ? AND subscription_id = ?`,
+      ),
+      record: db.prepare<[string], DeliveryRecord>(
+        `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ?`,
+      ),
+      stream: db.prepare<
+        [string, string, string, number],
+        {
+          createdAt: string;
+          id: string;
+          eventId: string;
+          eventType: StreamedEvent['eventType'];
+          body: string;
+        }
+      >(
+        `SELECT d.created_at AS createdAt, d.id, d.event_id AS eventId, e.type AS eventType, e.body
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+         WHERE d.subscription_id = ? AND (d.created_at, d.id) > (?, ?)
+         ORDER BY d.created_at, d.id LIMIT ?`,
+      ),
+      purgeDeliveries: db.prepare(
+        `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < ?`,
+      ),
+      purgeEvents: db.prepare(
+        `DELETE FROM webhook_events WHERE created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+      ),
+      cursorOf: db.prepare<[string, string], { createdAt: string; id: string }>(
+        `SELECT created_at AS createdAt, id FROM webhook_deliveries WHERE subscription_id = ? AND event_id = ?`,
+      ),
+    };
+    const claim = db.transaction((now: string, leaseUntil: string, limit: number) => {
+      const rows: ClaimRow[] = [];
+      for (const { id } of this.stmt.due.all(now, limit)) {
+        this.stmt.lease.run(leaseUntil, id);
+        rows.push(this.stmt.claimed.get(id)!);
+      }
+      return rows;
+    });
+    this.claimTx = relaxed(db, claim, synchronous);
+    const finish = db.transaction((params: Record<string, unknown>, disable: FinishedAttempt['disable']) => {
+      if (disable) {
+        const owner = this.stmt.clusterOf.get(disable.subscriptionId);
+        if (owner) this.subscriptions.invalidate(owner.clusterId);
+        this.stmt.deactivate.run(disable.subscriptionId);
+        this.stmt.failPending.run(disable.reason, disable.subscriptionId);
+      }
+      this.stmt.attempt.run(params);
+      this.stmt.settle.run(params);
+    });
+    this.finishTx = relaxed(db, finish, synchronous);
+  }
+
+  async claim(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+    return this.claimTx(now, leaseUntil, limit).map((row) => ({ ...row, manual: row.manual === 1 }));
+  }
+
+  async finish(attempt: FinishedAttempt): Promise<void> {
+    this.finishTx(
+      {
+        attemptId: attempt.attemptId,
+        deliveryId: attempt.deliveryId,
+        startedAt: attempt.startedAt,
+        outcome: attempt.succeeded ? 'succeeded' : 'failed',
+        responseStatus: attempt.responseStatus,
+        durationMs: attempt.durationMs,
+        error: attempt.error,
+        nextAttemptAt: attempt.next.nextAttemptAt,
+        status: attempt.next.status,
+        retries: attempt.next.retries,
+      },
+      attempt.disable,
+    );
+  }
+
+  async list(subscriptionId: string, page: { status?: DeliveryStatus; limit: number; skip: number }) {
+    const status = page.status ?? null;
+    return {
+      rows: this.stmt.page.all(subscriptionId, status, status, page.limit, page.skip),
+      total: this.stmt.count.get(subscriptionId, status, status)!.n,
+    };
+  }
+
+  async attempts(subscriptionId: string, deliveryId: string): Promise<AttemptRecord[] | null> {
+    if (!this.stmt.owned.get(deliveryId, subscriptionId)) return null;
+    return this.stmt.attempts.all(deliveryId);
+  }
+
+  async resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null> {
+    if (this.stmt.resend.run(now, deliveryId, subscriptionId).changes === 0) return null;
+    this.outbox.signal.due();
+    return this.stmt.record.get(deliveryId) ?? null;
+  }
+
+  async stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number) {
+    return this.stmt.stream.all(subscriptionId, after.createdAt, after.id, limit).map((row) => ({
+      cursor: { createdAt: row.createdAt, id: row.id },
+      eventId: row.eventId,
+      eventType: row.eventType,
+      body: row.body,
+    }));
+  }
+
+  async purgeFinished(before: string): Promise<number> {
+    const purge = this.db.transaction(() => {
+      const removed = this.stmt.purgeDeliveries.run(before).changes;
+      this.stmt.purgeEvents.run(before);
+      return removed;
+    });
+    return purge.immediate();
+  }
+
+  async cursorOf(subscriptionId: string, eventId: string) {
+    return this.stmt.cursorOf.get(subscriptionId, eventId) ?? null;
+  }
+
+  onCaptured(listener: () => void): () => void {
+    return this.outbox.signal.subscribe(listener);
+  }
+
+  onDue(listener: () => void): () => void {
+    return this.outbox.signal.subscribeDue(listener);
+  }
+
+  takeCaptured(taker: CaptureTaker): () => void {
+    return this.outbox.signal.setTaker(taker);
+  }
+}

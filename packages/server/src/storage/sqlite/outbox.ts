@@ -1,0 +1,96 @@
+import type Database from 'better-sqlite3';
+import { composeDocument } from '../compose.js';
+import { CaptureSignal, changesOf, changeTargets, claimedOf, outboxRows, targetKey } from '../outbox.js';
+import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
+import type { ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
+import type { SqliteSubscriptionCache } from './webhooks.js';
+
+/** The outbox work of one write transaction: what it read before its operations, written after them. */
+export interface SqliteCapture {
+  /** Writes the events and deliveries of the operations that succeeded; call inside the transaction. */
+  record(results: readonly OperationResult[]): void;
+}
+
+/** Subscriptions that could want an event of these operations (by collection). */
+function relevant(
+  subscriptions: readonly SubscriptionTarget[],
+  operations: readonly DocumentOperation[],
+): SubscriptionTarget[] {
+  const collections = new Set<string>();
+  for (const operation of operations) {
+    if (operation.kind !== 'get' && operation.kind !== 'refused') collections.add(operation.collection);
+  }
+  return subscriptions.filter((s) => s.collection === null || collections.has(s.collection));
+}
+
+/** Events and deliveries written in the document write's own transaction, on SQLite. */
+export class SqliteOutbox {
+  readonly signal = new CaptureSignal();
+  /** What the transaction running now captured, handed over when it commits. */
+  private captured: { deliveries: ClaimedDelivery[]; leased: boolean } | undefined;
+  private readonly stmt;
+
+  constructor(
+    db: Database.Database,
+    private readonly subscriptions: SqliteSubscriptionCache,
+  ) {
+    this.stmt = {
+      get: db.prepare<[number, string], DocumentRow>(
+        'SELECT id, data, created_at AS createdAt, updated_at AS updatedAt FROM documents WHERE collection_id = ? AND id = ?',
+      ),
+      event: db.prepare(
+        `INSERT INTO webhook_events (id, cluster_id, type, collection, document_id, body, created_at)
+         VALUES (@id, @clusterId, @type, @collection, @documentId, @body, @createdAt)`,
+      ),
+      delivery: db.prepare(
+        `INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
+         VALUES (@id, @subscriptionId, @eventId, 'pending', @nextAttemptAt, @createdAt)`,
+      ),
+    };
+  }
+
+  /**
+   * Called inside the write's transaction before its operations. Null (and nothing else done) when no active
+   * subscription of the cluster could want these operations' events: the common case costs a map lookup.
+   */
+  open(
+    clusterId: string,
+    operations: readonly DocumentOperation[],
+    collectionIds: ReadonlyMap<string, number | undefined>,
+  ): SqliteCapture | null {
+    const active = this.subscriptions.active(clusterId);
+    if (active.length === 0) return null;
+    const subscriptions = relevant(active, operations);
+    if (subscriptions.length === 0) return null;
+    const before = new Map<string, string | null>();
+    for (const target of changeTargets(operations)) {
+      const collectionId = collectionIds.get(target.collection);
+      const row = collectionId === undefined ? undefined : this.stmt.get.get(collectionId, target.id);
+      before.set(targetKey(target.collection, target.id), row ? composeDocument(row) : null);
+    }
+    this.captured = undefined;
+    return {
+      record: (results) => {
+        const changes = changesOf(operations, results, before);
+        const leasedUntil = this.signal.leaseUntil();
+        const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString(), leasedUntil);
+        for (const event of rows.events) this.stmt.event.run(event);
+        for (const delivery of rows.deliveries) this.stmt.delivery.run(delivery);
+        this.captured = { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
+      },
+    };
+  }
+
+  /** Called after a write transaction committed: hands its deliveries to this process's worker. */
+  committed(): void {
+    const captured = this.captured;
+    if (!captured) return;
+    this.captured = undefined;
+    this.signal.committed(captured.deliveries, captured.leased);
+  }
+
+  /** Called after a write transaction rolled back: what it captured is gone with it. */
+  rolledBack(): void {
+    this.captured = undefined;
+  }
+}

@@ -1,0 +1,67 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from '../config.js';
+import type { Storage } from '../storage/types.js';
+import { ReceiverPolicy } from './addresses.js';
+import { type Clock, systemClock } from './clock.js';
+import { DeliveryDispatcher } from './dispatch.js';
+import { openSecretBox } from './encryption-key.js';
+import { WebhookService } from './service.js';
+import { EventStreams } from './stream.js';
+import { DeliveryWorker } from './worker.js';
+
+/** The webhook machinery of one server instance: the routes' service, the event streams and the delivery worker. */
+export interface WebhookRuntime {
+  service: WebhookService;
+  streams: EventStreams;
+  /** Null on an instance without the key of the stored secrets: it captures events but does not deliver. */
+  worker: DeliveryWorker | null;
+  /** Stops the worker (waiting for deliveries in flight) and closes its connections. */
+  close(): Promise<void>;
+}
+
+/** Opens the webhook machinery; the worker is made but not started. */
+export async function openWebhooks(
+  config: Pick<
+    ServerConfig,
+    | 'encryptionKey'
+    | 'dataDir'
+    | 'webhookAllowPrivate'
+    | 'webhookAllowLoopback'
+    | 'webhookRetrySchedule'
+    | 'webhookPollInterval'
+    | 'webhookConcurrency'
+  >,
+  storage: Storage,
+  log: FastifyBaseLogger,
+  clock: Clock = systemClock,
+): Promise<WebhookRuntime> {
+  const box = await openSecretBox(config, storage, log);
+  const policy = new ReceiverPolicy({
+    allowPrivate: config.webhookAllowPrivate,
+    allowLoopback: config.webhookAllowLoopback,
+  });
+  const service = new WebhookService(storage, policy, box, clock);
+  const streams = new EventStreams(storage, service);
+  const dispatcher = new DeliveryDispatcher(policy);
+  const worker = box
+    ? new DeliveryWorker({
+        storage,
+        box,
+        dispatcher,
+        clock,
+        schedule: config.webhookRetrySchedule,
+        pollIntervalMs: config.webhookPollInterval,
+        concurrency: config.webhookConcurrency,
+        log,
+      })
+    : null;
+  return {
+    service,
+    streams,
+    worker,
+    async close() {
+      await worker?.stop();
+      await dispatcher.close();
+    },
+  };
+}

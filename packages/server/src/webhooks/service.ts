@@ -1,0 +1,156 @@
+import type { WebhookCreate } from '@dataplatform/contract';
+import { monotonicFactory } from 'ulid';
+import type { z } from 'zod';
+import { ApiError } from '../http/errors.js';
+import type { DeliveryRecord, DeliveryStatus, Storage, SubscriptionRecord } from '../storage/types.js';
+import type { ReceiverPolicy } from './addresses.js';
+import { type Clock, iso } from './clock.js';
+import { generateSigningSecret, type SecretBox, signingSecrets } from './secret-box.js';
+
+const ulid = monotonicFactory();
+
+/** How long the old secret keeps signing after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** A subscription as the API shows it, without secrets. */
+export function publicSubscription(record: SubscriptionRecord) {
+  return {
+    _id: record.id,
+    url: record.url,
+    events: record.events,
+    collection: record.collection,
+    active: record.active,
+    createdAt: record.createdAt,
+  };
+}
+
+/** A delivery as the API shows it. */
+export function publicDelivery(record: DeliveryRecord) {
+  const { id, ...rest } = record;
+  return { _id: id, ...rest };
+}
+
+function notFound(webhookId: string): ApiError {
+  return new ApiError('not_found', `Webhook "${webhookId}" not found`, { webhookId });
+}
+
+/** The webhook routes' work, for one cluster at a time (the caller's). */
+export class WebhookService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly policy: ReceiverPolicy,
+    /** Null on an instance without the key of the stored secrets (see openSecretBox). */
+    private readonly box: SecretBox | null,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(clusterId: string, input: z.output<typeof WebhookCreate>) {
+    const refused = await this.policy.check(input.url);
+    if (refused) {
+      throw new ApiError(
+        'validation_error',
+        `Invalid body field "url": receiver address refused: ${refused}`,
+        {
+          in: 'body',
+          field: 'url',
+        },
+      );
+    }
+    const box = this.requireBox();
+    const id = `wh_${ulid()}`;
+    const secret = input.secret ?? generateSigningSecret();
+    const record = {
+      id,
+      clusterId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      collection: input.collection ?? null,
+      createdAt: iso(this.clock.now()),
+      secret: box.seal(secret, id),
+    };
+    await this.storage.webhooks.create(record);
+    return {
+      ...publicSubscription({ ...record, active: true, previousSecret: null, previousSecretExpiresAt: null }),
+      secret,
+    };
+  }
+
+  async list(clusterId: string) {
+    return { data: (await this.storage.webhooks.list(clusterId)).map(publicSubscription) };
+  }
+
+  async delete(clusterId: string, webhookId: string) {
+    if (!(await this.storage.webhooks.delete(clusterId, webhookId))) throw notFound(webhookId);
+    return { _id: webhookId, deleted: true as const };
+  }
+
+  async rotateSecret(clusterId: string, webhookId: string, supplied: string | undefined) {
+    const box = this.requireBox();
+    const secret = supplied ?? generateSigningSecret();
+    const previousSecretExpiresAt = iso(this.clock.now() + ROTATION_OVERLAP_MS);
+    const record = await this.storage.webhooks.rotateSecret(
+      clusterId,
+      webhookId,
+      box.seal(secret, webhookId),
+      previousSecretExpiresAt,
+    );
+    if (!record) throw notFound(webhookId);
+    return { ...publicSubscription(record), secret, previousSecretExpiresAt };
+  }
+
+  async deliveries(
+    clusterId: string,
+    webhookId: string,
+    page: { status?: DeliveryStatus; limit: number; skip: number },
+  ) {
+    await this.subscription(clusterId, webhookId);
+    const { rows, total } = await this.storage.deliveries.list(webhookId, page);
+    return { data: rows.map(publicDelivery), total, limit: page.limit, skip: page.skip };
+  }
+
+  async attempts(clusterId: string, webhookId: string, deliveryId: string) {
+    await this.subscription(clusterId, webhookId);
+    const attempts = await this.storage.deliveries.attempts(webhookId, deliveryId);
+    if (!attempts) throw deliveryNotFound(webhookId, deliveryId);
+    return { data: attempts.map(({ id, ...rest }) => ({ _id: id, ...rest })) };
+  }
+
+  async resend(clusterId: string, webhookId: string, deliveryId: string) {
+    await this.subscription(clusterId, webhookId);
+    const delivery = await this.storage.deliveries.resend(webhookId, deliveryId, iso(this.clock.now()));
+    if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
+    return publicDelivery(delivery);
+  }
+
+  /** The caller's subscription, or 404: one cluster never reaches another's subscriptions. */
+  async subscription(clusterId: string, webhookId: string): Promise<SubscriptionRecord> {
+    const record = await this.storage.webhooks.find(clusterId, webhookId);
+    if (!record) throw notFound(webhookId);
+    return record;
+  }
+
+  /** The secrets a delivery to this subscription is signed with now. */
+  openSecrets(record: SubscriptionRecord): string[] {
+    return signingSecrets(this.requireBox(), record, this.clock.now());
+  }
+
+  /** The time of the webhook clock. */
+  get now(): number {
+    return this.clock.now();
+  }
+
+  private requireBox(): SecretBox {
+    if (this.box) return this.box;
+    throw new ApiError(
+      'internal_error',
+      'This server instance does not hold the key that encrypts webhook secrets; see docs/deployment.md (DATAPLATFORM_ENCRYPTION_KEY)',
+    );
+  }
+}
+
+function deliveryNotFound(webhookId: string, deliveryId: string): ApiError {
+  return new ApiError('not_found', `Delivery "${deliveryId}" of webhook "${webhookId}" not found`, {
+    webhookId,
+    deliveryId,
+  });
+}

@@ -1,0 +1,148 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Storage, StreamedEvent, SubscriptionRecord } from '../storage/types.js';
+import { iso } from './clock.js';
+import type { WebhookService } from './service.js';
+import { signDelivery } from './signing.js';
+
+const PAGE = 500;
+const POLL_MS = 1_000;
+const HEARTBEAT_MS = 15_000;
+/**
+ * How far back each look reaches. On PostgreSQL a write can commit after a later one, so its delivery can
+ * appear behind the newest one already streamed; looking back (and skipping what was sent) still finds it.
+ */
+const LOOK_BACK_MS = 5_000;
+
+type Cursor = StreamedEvent['cursor'];
+
+function after(a: Cursor, b: Cursor): boolean {
+  return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
+}
+
+/** One connected client: sends the subscription's events as they are captured. */
+class EventStream {
+  private readonly sent = new Map<string, number>();
+  private newest: number;
+  private pumping = false;
+  private again = false;
+  private closed = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly service: WebhookService,
+    private readonly subscription: SubscriptionRecord,
+    private readonly reply: FastifyReply,
+    /** Events at or before this cursor are never sent (the stream's start, or the client's Last-Event-ID). */
+    private readonly floor: Cursor,
+    private readonly onClose: () => void,
+  ) {
+    this.newest = Date.parse(floor.createdAt);
+    this.unsubscribe = storage.deliveries.onCaptured(() => this.pump());
+    this.timers.push(setInterval(() => this.pump(), POLL_MS));
+    this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS));
+    reply.raw.on('close', () => this.close());
+    this.pump();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.unsubscribe();
+    if (!this.reply.raw.writableEnded) this.reply.raw.end();
+    this.onClose();
+  }
+
+  private write(text: string): void {
+    if (!this.closed) this.reply.raw.write(text);
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    this.drain()
+      .catch(() => this.close())
+      .finally(() => {
+        this.pumping = false;
+        if (this.again) {
+          this.again = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const since = Math.max(Date.parse(this.floor.createdAt), this.newest - LOOK_BACK_MS);
+    let cursor: Cursor = { createdAt: iso(since), id: '' };
+    for (;;) {
+      const events = await this.storage.deliveries.stream(this.subscription.id, cursor, PAGE);
+      for (const event of events) this.send(event);
+      if (events.length < PAGE) break;
+      cursor = events.at(-1)!.cursor;
+    }
+    for (const [id, at] of this.sent) if (at < since) this.sent.delete(id);
+  }
+
+  private send(event: StreamedEvent): void {
+    if (!after(event.cursor, this.floor) || this.sent.has(event.eventId)) return;
+    const at = Date.parse(event.cursor.createdAt);
+    this.sent.set(event.eventId, at);
+    this.newest = Math.max(this.newest, at);
+    const headers = signDelivery({
+      id: event.eventId,
+      type: event.eventType,
+      body: event.body,
+      timestamp: Math.floor(this.service.now / 1000),
+      secrets: this.service.openSecrets(this.subscription),
+    });
+    const data = JSON.stringify({ body: event.body, headers });
+    this.write(`id: ${event.eventId}\nevent: ${event.eventType}\ndata: ${data}\n\n`);
+  }
+}
+
+/** The open event streams of this instance, so that shutting down can end them. */
+export class EventStreams {
+  private readonly open = new Set<EventStream>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly service: WebhookService,
+  ) {}
+
+  /** Takes over the reply and streams the subscription's events from now on, or after `Last-Event-ID`. */
+  async serve(request: FastifyRequest, reply: FastifyReply, subscription: SubscriptionRecord): Promise<void> {
+    this.service.openSecrets(subscription); // fails before the stream starts when this instance has no key
+    const lastEventId = request.headers['last-event-id'];
+    const resumed =
+      typeof lastEventId === 'string' && lastEventId !== ''
+        ? await this.storage.deliveries.cursorOf(subscription.id, lastEventId)
+        : null;
+    // Deliveries are stamped with the system time when captured, so the stream starts from the system time too.
+    const floor = resumed ?? { createdAt: iso(Date.now()), id: '' };
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      // The connection ends with the stream: nothing waits on it when the server stops.
+      connection: 'close',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    });
+    reply.raw.write('retry: 2000\n\n');
+    const stream: EventStream = new EventStream(this.storage, this.service, subscription, reply, floor, () =>
+      this.open.delete(stream),
+    );
+    this.open.add(stream);
+  }
+
+  /** Ends every open stream (the server is stopping). */
+  closeAll(): void {
+    for (const stream of [...this.open]) stream.close();
+  }
+}

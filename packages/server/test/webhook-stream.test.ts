@@ -1,0 +1,117 @@
+import { get, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forEachEngine } from './helpers.js';
+import { type Receiver, startReceiver } from './webhooks/receiver.js';
+import { hexSignatureValid, standardSignatureValid } from './webhooks/signatures.js';
+
+/** One server-sent event. */
+interface Sent {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/**
+ * Opens a server-sent event stream with node:http (one connection of its own, closed with the stream) and
+ * collects its events; comments and `retry:` lines are skipped.
+ */
+async function openStream(url: string, headers: Record<string, string>) {
+  const events: Sent[] = [];
+  const request = get(url, { headers });
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    request.on('response', resolve);
+    request.on('error', reject);
+  });
+  let buffer = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event: Sent = {};
+      for (const line of block.split('\n')) {
+        const at = line.indexOf(': ');
+        if (line.startsWith(':') || at < 0) continue;
+        const field = line.slice(0, at);
+        if (field === 'id' || field === 'event' || field === 'data') event[field] = line.slice(at + 2);
+      }
+      if (event.data) events.push(event);
+    }
+  });
+  response.on('error', () => {});
+  return {
+    status: response.statusCode,
+    contentType: response.headers['content-type'],
+    events,
+    async waitFor(count: number) {
+      const deadline = Date.now() + 10_000;
+      while (events.length < count) {
+        if (Date.now() > deadline) throw new Error(`stream sent ${events.length} of ${count} events`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return events.slice(0, count);
+    },
+    close() {
+      request.destroy();
+    },
+  };
+}
+
+forEachEngine((t) => {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver?.close());
+
+  describe('the event stream', () => {
+    it('streams the subscription’s events with the body and signed headers of their delivery', async () => {
+      const { _id, secret } = await (
+        await t().call('POST', '/api/v1/data/webhooks', {
+          body: { url: receiver.url, events: ['document.created'], collection: 'streamed' },
+        })
+      ).json();
+      const stream = await openStream(`${t().url}/api/v1/data/webhooks/${_id}/events`, {
+        'x-api-key': t().devKey,
+      });
+      expect(stream.status).toBe(200);
+      expect(stream.contentType).toMatch(/^text\/event-stream/);
+
+      for (const n of [1, 2, 3]) await t().call('POST', '/api/v1/data/streamed', { body: { _id: `s${n}` } });
+      await t().call('POST', '/api/v1/data/unstreamed', { body: { _id: 'u1' } });
+      const sent = await stream.waitFor(3);
+      const messages = sent.map((event) => JSON.parse(event.data!));
+      expect(messages.map((m) => JSON.parse(m.body).documentId)).toEqual(['s1', 's2', 's3']);
+      for (const [i, event] of sent.entries()) {
+        const { body, headers } = messages[i];
+        expect(event.event).toBe('document.created');
+        expect(event.id).toBe(JSON.parse(body).id);
+        expect(headers['x-webhook-id']).toBe(event.id);
+        const asDelivered = { path: '/', headers, body };
+        expect(hexSignatureValid(asDelivered, secret)).toBe(true);
+        expect(standardSignatureValid(asDelivered, secret)).toBe(true);
+      }
+      stream.close();
+
+      // Resuming with Last-Event-ID sends what was captured after that event, also while no one listened.
+      await t().call('POST', '/api/v1/data/streamed', { body: { _id: 's4' } });
+      const resumed = await openStream(`${t().url}/api/v1/data/webhooks/${_id}/events`, {
+        'x-api-key': t().devKey,
+        'last-event-id': sent[1]!.id!,
+      });
+      const again = await resumed.waitFor(2);
+      expect(again.map((event) => JSON.parse(JSON.parse(event.data!).body).documentId)).toEqual(['s3', 's4']);
+      resumed.close();
+    });
+
+    it('answers 404 for an unknown webhook and needs the webhooks:manage scope', async () => {
+      const unknown = await t().call('GET', '/api/v1/data/webhooks/wh_unknown/events');
+      expect(unknown.status).toBe(404);
+      expect((await unknown.json()).code).toBe('not_found');
+      const { apiKey } = await t().addKey({ scopes: ['data:read'] });
+      const refused = await t().call('GET', '/api/v1/data/webhooks/wh_unknown/events', { key: apiKey });
+      expect(refused.status).toBe(403);
+    });
+  });
+});
