@@ -5,8 +5,10 @@
  */
 export * from './errors.js';
 export * from './headers.js';
+export * from './rate-limits.js';
 export * from './routes/index.js';
 export * from './schemas/account.js';
+export * from './schemas/api-key.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
 export * from './schemas/document.js';

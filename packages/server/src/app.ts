@@ -1,10 +1,13 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { Authenticator } from './auth/authenticate.js';
+import { OpenAccess } from './auth/open-access.js';
 import { KeyRateLimiter } from './auth/rate-limit.js';
+import { registerUsageRecording } from './auth/usage-hook.js';
 import type { ServerConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBody } from './http/json-body.js';
 import { requestIdOf } from './http/request-id.js';
+import type { ServerOptions } from './options.js';
 import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
 import { registerDocs } from './routes/docs.js';
@@ -12,6 +15,7 @@ import { registerHealth } from './routes/health.js';
 import { registerSql } from './routes/sql.js';
 import { BatchService } from './services/batch.js';
 import { DocumentService } from './services/documents.js';
+import { UsageRecorder } from './services/usage-recorder.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
 
@@ -20,6 +24,7 @@ export async function buildApp(
   config: ServerConfig,
   storage: Storage,
   shared?: SharedState,
+  options: ServerOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -41,7 +46,12 @@ export async function buildApp(
   registerErrorHandling(app);
   registerHealth(app, storage);
   await registerDocs(app);
-  const auth = new Authenticator(storage, new KeyRateLimiter(shared?.redis));
+  const limiter = new KeyRateLimiter(shared?.redis, options.rateLimits);
+  const auth = options.unauthenticatedCluster
+    ? new OpenAccess(storage, limiter, options.unauthenticatedCluster)
+    : new Authenticator(storage, limiter);
+  const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
+  registerUsageRecording(app, usage);
   registerData(app, auth, new DocumentService(storage));
   registerSql(app, auth, storage);
   registerBatch(app, auth, new BatchService(storage), config.batchBodyLimit);

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { Maintenance } from './maintenance.js';
+import type { ServerOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
 import type { Storage } from './storage/types.js';
@@ -21,15 +22,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the storage, builds the app and listens; `overrides` replace settings read from the environment. */
-export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
+/**
+ * Opens the storage, builds the app and listens; `overrides` replace settings read from the environment, and
+ * `options` are settings only code can give (see ServerOptions).
+ */
+export async function startServer(
+  overrides: Partial<ServerConfig> = {},
+  options: ServerOptions = {},
+): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const storage = await openStorage(config);
   const shared = await openSharedState(config).catch(async (error) => {
     await storage.close();
     throw error;
   });
-  const app = await buildApp(config, storage, shared);
+  const app = await buildApp(config, storage, shared, options);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -45,9 +45,8 @@ export interface GeneratedKey {
   hash: Buffer;
 }
 
-/** Makes a new API key. */
-export function generateApiKey(): GeneratedKey {
-  const id = randomBase62(ID_LENGTH);
+/** Makes a new API key; with `id`, a new secret for that key (rotation keeps the id, so the record keeps its name). */
+export function generateApiKey(id: string = randomBase62(ID_LENGTH)): GeneratedKey {
   const body = `${KEY_PREFIX}${id}${randomBase62(SECRET_LENGTH)}`;
   const secret = body + checksum(body);
   return { id, secret, hash: hashApiKey(secret) };

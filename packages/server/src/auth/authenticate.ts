@@ -1,4 +1,4 @@
-import { effectiveScopes, satisfiesScope } from '@dataplatform/contract';
+import { effectiveScopes, RATE_LIMITED_RETRY_AFTER, satisfiesScope } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { KeyPrincipal, Storage } from '../storage/types.js';
@@ -62,19 +62,23 @@ export class Authenticator {
     const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);
     if (!stored || !apiKeyMatches(presented, stored.secretHash))
       throw new ApiError('unauthorized', 'Invalid API key');
+    // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
+    request.usageKeyId = stored.keyId;
     if (stored.status === 'paused') throw new ApiError('key_paused');
     if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= Date.now())
       throw new ApiError('key_expired');
     if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
-    if (!satisfiesScope(effectiveOf(stored.scopes), anyOf)) {
-      throw new ApiError('insufficient_scope', undefined, { required: anyOf });
-    }
+    // Counted before the scope check, so that every answer after authentication carries the RateLimit headers.
     const decision = await this.limiter.consume(stored.keyId, stored.tier);
     if (decision) {
       reply.header('ratelimit-limit', decision.limit);
       reply.header('ratelimit-remaining', decision.remaining);
       reply.header('ratelimit-reset', decision.resetSeconds);
-      if (!decision.allowed) throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': 60 });
+      if (!decision.allowed)
+        throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': RATE_LIMITED_RETRY_AFTER });
+    }
+    if (!satisfiesScope(effectiveOf(stored.scopes), anyOf)) {
+      throw new ApiError('insufficient_scope', undefined, { required: anyOf });
     }
     return { kind: 'key', key: stored, clusterId: stored.clusterId };
   }

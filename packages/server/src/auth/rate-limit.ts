@@ -1,3 +1,4 @@
+import { RATE_WINDOW_SECONDS, type RateTier, TIER_LIMITS } from '@dataplatform/contract';
 import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
@@ -5,8 +6,6 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import type { RateTier } from '../storage/types.js';
-import { TIER_LIMITS } from './tiers.js';
 
 /** What the rate limiter decided about one request. */
 export interface RateDecision {
@@ -24,10 +23,10 @@ export interface RateDecision {
 export class KeyRateLimiter {
   private readonly limiters = new Map<RateTier, RateLimiterAbstract>();
 
-  constructor(redis?: Redis) {
-    for (const [tier, points] of Object.entries(TIER_LIMITS) as [RateTier, number | null][]) {
+  constructor(redis?: Redis, limits: Readonly<Record<RateTier, number | null>> = TIER_LIMITS) {
+    for (const [tier, points] of Object.entries(limits) as [RateTier, number | null][]) {
       if (points === null) continue;
-      const options = { points, duration: 60, keyPrefix: `dataplatform:rl:${tier}` };
+      const options = { points, duration: RATE_WINDOW_SECONDS, keyPrefix: `dataplatform:rl:${tier}` };
       this.limiters.set(
         tier,
         redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options),

@@ -1,4 +1,4 @@
-import type { CollectionQuery, SortKey } from '@dataplatform/contract';
+import type { CollectionQuery, RateTier, SortKey } from '@dataplatform/contract';
 
 /** A document as the storage keeps it: system fields as columns, the caller's fields as JSON text. */
 export interface DocumentRow {
@@ -151,8 +151,8 @@ export interface KeyPrincipal {
   tier: RateTier;
 }
 
-/** Rate-limit tiers (API.md). */
-export type RateTier = 'free' | 'starter' | 'pro' | 'enterprise';
+/** Rate-limit tiers (API.md); the table itself lives in the contract. */
+export type { RateTier };
 
 /** A stored API key, as needed to check a presented secret. */
 export interface StoredKey extends KeyPrincipal {
@@ -163,7 +163,10 @@ export interface StoredKey extends KeyPrincipal {
 export interface NewKey {
   id: string;
   clusterId: string;
+  /** The user who owns the key (directly, or through the robot that owns it); the user's plan sets its tier. */
   ownerId: string;
+  /** The robot that owns the key, or null for a key of the user. */
+  robotId?: string | null;
   name: string;
   scopes: string[];
   secretHash: Buffer;
@@ -171,13 +174,102 @@ export interface NewKey {
   expiresAt: string | null;
 }
 
-/** API keys. */
+/** Who owns keys: a user, or one of that user's robots. */
+export interface KeyOwner {
+  userId: string;
+  /** Null: the user's own keys (not those of their robots). */
+  robotId: string | null;
+}
+
+/** A stored API key as its owner sees it; `expired` is not a stored status but follows from `expiresAt`. */
+export interface KeyRow {
+  id: string;
+  name: string;
+  clusterId: string;
+  scopes: string[];
+  status: 'active' | 'paused';
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  lastRotatedAt: string | null;
+}
+
+/**
+ * API keys. Every write here can change what authentication decides, so engines that cache keys for
+ * authentication forget them first.
+ */
 export interface KeyStore {
   /** The key with this id together with its cluster and the owner's tier, or null. */
   findForAuth(keyId: string): Promise<StoredKey | null>;
   create(key: NewKey): Promise<void>;
   /** Pauses or resumes a key. */
   setStatus(keyId: string, status: 'active' | 'paused'): Promise<void>;
+  /** The keys of an owner, newest first. */
+  list(owner: KeyOwner): Promise<KeyRow[]>;
+  /** The key when it belongs to this owner, else null. */
+  get(owner: KeyOwner, keyId: string): Promise<KeyRow | null>;
+  /** Replaces the secret's hash; the old secret stops working at once. False when the key is gone. */
+  rotate(keyId: string, secretHash: Buffer, rotatedAt: string): Promise<boolean>;
+  /** Removes the key and its usage history; false when it was already gone. */
+  delete(keyId: string): Promise<boolean>;
+}
+
+/** Outcome of a request in a key's usage history. */
+export type UsageOutcome = 'success' | 'denied';
+
+/** One request made with a key. */
+export interface UsageEntry {
+  keyId: string;
+  method: string;
+  path: string;
+  outcome: UsageOutcome;
+  status: number;
+  timestamp: string;
+  ip: string;
+  userAgent: string | null;
+}
+
+/** The usage history of API keys. */
+export interface KeyUsageStore {
+  /**
+   * Appends entries and moves each key's `lastUsedAt` to its latest entry, in one transaction. Entries of keys
+   * deleted meanwhile are dropped.
+   */
+  record(entries: readonly UsageEntry[]): Promise<void>;
+  /** A page of one key's entries, newest first, and the number of matching entries. */
+  list(
+    keyId: string,
+    query: { outcome?: UsageOutcome | undefined; limit: number; skip: number },
+  ): Promise<{ rows: Omit<UsageEntry, 'keyId'>[]; total: number }>;
+}
+
+/** A new robot (service account). */
+export interface NewRobot {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** The most its keys may hold. */
+  scopes: string[];
+  createdAt: string;
+}
+
+/** A stored robot as its owner sees it. */
+export interface RobotRow {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+}
+
+/** Robots: named service identities owned by a user, which own API keys. */
+export interface RobotStore {
+  create(robot: NewRobot): Promise<void>;
+  /** The robots of a user, newest first. */
+  list(ownerId: string): Promise<RobotRow[]>;
+  /** The robot when it belongs to this user, else null. */
+  get(ownerId: string, robotId: string): Promise<RobotRow | null>;
+  /** Removes the robot of this user and, in the same transaction, its keys; false when there was none. */
+  delete(ownerId: string, robotId: string): Promise<boolean>;
 }
 
 /** A new account: a user, their billing account and their default cluster. */
@@ -192,6 +284,11 @@ export interface AccountStore {
   /** Creates the account; `email_taken` when a user already has that e-mail (nothing is created then). */
   create(account: NewAccount): Promise<'created' | 'email_taken'>;
   countUsers(): Promise<number>;
+  /**
+   * The cluster a new key of this user goes to: `clusterId` when the user owns it, the user's first cluster when
+   * `clusterId` is null; null when the user owns no such cluster.
+   */
+  ownedCluster(userId: string, clusterId: string | null): Promise<string | null>;
 }
 
 /** A message to a user from the service (a locked sign-in, a webhook that stopped delivering, …). */
@@ -237,6 +334,8 @@ export interface Storage {
   readonly documents: DocumentStore;
   readonly idempotency: IdempotencyStore;
   readonly keys: KeyStore;
+  readonly usage: KeyUsageStore;
+  readonly robots: RobotStore;
   readonly accounts: AccountStore;
   readonly tasks: TaskStore;
   readonly queries: QueryStore;

@@ -31,4 +31,14 @@ export class PostgresAccounts implements AccountStore {
     const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM users`;
     return row!.n;
   }
+
+  async ownedCluster(userId: string, clusterId: string | null): Promise<string | null> {
+    const [row] =
+      clusterId === null
+        ? await this.sql<{ id: string }[]>`
+            SELECT id FROM clusters WHERE owner_id = ${userId} ORDER BY created_at, id LIMIT 1`
+        : await this.sql<{ id: string }[]>`
+            SELECT id FROM clusters WHERE owner_id = ${userId} AND id = ${clusterId}`;
+    return row?.id ?? null;
+  }
 }

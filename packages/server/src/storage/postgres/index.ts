@@ -8,7 +8,9 @@ import { PostgresKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
 import { PostgresQueries } from './query.js';
+import { PostgresRobots } from './robots.js';
 import { PostgresTasks } from './tasks.js';
+import { PostgresUsage } from './usage.js';
 
 /** Settings of the PostgreSQL engine. */
 export interface PostgresOptions {
@@ -37,6 +39,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     documents: new PostgresDocuments(sql, new PostgresCollections(sql), idempotency),
     idempotency,
     keys: new PostgresKeys(sql),
+    usage: new PostgresUsage(sql),
+    robots: new PostgresRobots(sql),
     accounts: new PostgresAccounts(sql),
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),

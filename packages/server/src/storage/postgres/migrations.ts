@@ -93,6 +93,31 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_by_user ON notifications (user_id, created_at DESC, id DESC);
   `,
+  `
+  CREATE TABLE robots (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    scopes JSONB NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX robots_by_owner ON robots (owner_id, created_at);
+  ALTER TABLE api_keys ADD COLUMN robot_id TEXT REFERENCES robots(id) ON DELETE CASCADE;
+  CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at);
+  CREATE INDEX api_keys_by_robot ON api_keys (robot_id);
+  CREATE TABLE api_key_usage (
+    id BIGSERIAL PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    user_agent TEXT
+  );
+  CREATE INDEX api_key_usage_by_key ON api_key_usage (key_id, at DESC, id DESC);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

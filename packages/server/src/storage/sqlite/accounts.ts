@@ -21,6 +21,12 @@ export class SqliteAccounts implements AccountStore {
         "INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at) VALUES (@id, @ownerId, @name, @region, @tier, 'running', @createdAt)",
       ),
       countUsers: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users'),
+      ownedCluster: db.prepare<[string, string], { id: string }>(
+        'SELECT id FROM clusters WHERE owner_id = ? AND id = ?',
+      ),
+      firstCluster: db.prepare<[string], { id: string }>(
+        'SELECT id FROM clusters WHERE owner_id = ? ORDER BY created_at, rowid LIMIT 1',
+      ),
     };
   }
 
@@ -46,5 +52,11 @@ export class SqliteAccounts implements AccountStore {
 
   async countUsers(): Promise<number> {
     return this.stmt.countUsers.get()!.n;
+  }
+
+  async ownedCluster(userId: string, clusterId: string | null): Promise<string | null> {
+    const row =
+      clusterId === null ? this.stmt.firstCluster.get(userId) : this.stmt.ownedCluster.get(userId, clusterId);
+    return row?.id ?? null;
   }
 }

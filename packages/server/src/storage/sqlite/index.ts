@@ -10,7 +10,9 @@ import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteQueries } from './query.js';
+import { SqliteRobots } from './robots.js';
 import { SqliteTasks } from './tasks.js';
+import { SqliteUsage } from './usage.js';
 
 /** Settings of the SQLite engine. */
 export interface SqliteOptions {
@@ -48,6 +50,8 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     documents: new SqliteDocuments(db, idempotency),
     idempotency,
     keys: new SqliteKeys(db, authCache),
+    usage: new SqliteUsage(db),
+    robots: new SqliteRobots(db, authCache),
     accounts: new SqliteAccounts(db, authCache),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),
