@@ -57,7 +57,7 @@ export class PostgresKeys implements KeyStore {
 
   async list(owner: KeyOwner): Promise<KeyRow[]> {
     const rows = await this.sql<KeyRow[]>`
-      SELECT ${this.columns()} FROM api_keys WHERE ${this.ownedBy(owner)} ORDER BY created_at DESC, id DESC`;
+      SELECT ${this.columns()} FROM api_keys WHERE ${this.ownedBy(owner)} ORDER BY created_at DESC, seq DESC`;
     return [...rows];
   }
 

@@ -99,10 +99,13 @@ const MIGRATIONS: readonly string[] = [
     owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     scopes JSONB NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    seq BIGSERIAL
   );
   CREATE INDEX robots_by_owner ON robots (owner_id, created_at);
   ALTER TABLE api_keys ADD COLUMN robot_id TEXT REFERENCES robots(id) ON DELETE CASCADE;
+  -- Creation order of keys made in the same millisecond (SQLite has its rowid for this).
+  ALTER TABLE api_keys ADD COLUMN seq BIGSERIAL;
   CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at);
   CREATE INDEX api_keys_by_robot ON api_keys (robot_id);
   CREATE TABLE api_key_usage (

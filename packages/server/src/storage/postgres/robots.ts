@@ -13,7 +13,7 @@ export class PostgresRobots implements RobotStore {
   async list(ownerId: string): Promise<RobotRow[]> {
     const rows = await this.sql<RobotRow[]>`
       SELECT id, name, scopes, created_at AS "createdAt" FROM robots WHERE owner_id = ${ownerId}
-      ORDER BY created_at DESC, id DESC`;
+      ORDER BY created_at DESC, seq DESC`;
     return [...rows];
   }
 

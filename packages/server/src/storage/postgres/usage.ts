@@ -25,7 +25,7 @@ export class PostgresUsage implements KeyUsageStore {
     await this.sql.begin(async (tx) => {
       await tx`
         INSERT INTO api_key_usage (key_id, method, path, outcome, status, at, ip, user_agent)
-        SELECT u.* FROM unnest(
+        SELECT u.key_id, u.method, u.path, u.outcome, u.status, u.at, u.ip, u.user_agent FROM unnest(
           ${column('keyId')}::text[], ${column('method')}::text[], ${column('path')}::text[],
           ${column('outcome')}::text[], ${column('status')}::int[], ${column('timestamp')}::text[],
           ${column('ip')}::text[], ${column('userAgent') as string[]}::text[]

@@ -17,7 +17,7 @@ export class SqliteUsage implements KeyUsageStore {
         'INSERT INTO api_key_usage (key_id, method, path, outcome, status, at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       touch: db.prepare(
-        'UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1)',
+        'UPDATE api_keys SET last_used_at = @at WHERE id = @keyId AND (last_used_at IS NULL OR last_used_at < @at)',
       ),
       page: db.prepare<[string, number, number], Row>(
         `SELECT ${COLUMNS} FROM api_key_usage WHERE key_id = ? ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
@@ -42,7 +42,7 @@ export class SqliteUsage implements KeyUsageStore {
         if (!latest.has(e.keyId)) continue;
         this.stmt.insert.run(e.keyId, e.method, e.path, e.outcome, e.status, e.timestamp, e.ip, e.userAgent);
       }
-      for (const [keyId, at] of latest) this.stmt.touch.run(at, keyId);
+      for (const [keyId, at] of latest) this.stmt.touch.run({ at, keyId });
     });
   }
 
