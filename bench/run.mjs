@@ -8,7 +8,9 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
- *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs last unless --scale-only)
+ *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs after the two above)
+ *          --skip-auth (leave out the key-authentication part, bench/auth.mjs, which otherwise runs last)
+ * Unless --scale-only, the batch and key-authentication parts run after the two parts above.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +39,7 @@ const { values: opts } = parseArgs({
     'scale-only': { type: 'boolean', default: false },
     'skip-scale': { type: 'boolean', default: false },
     'skip-batch': { type: 'boolean', default: false },
+    'skip-auth': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -127,4 +130,12 @@ if (!opts['skip-batch'] && !opts['scale-only'] && !opts.profile) {
     { stdio: 'inherit' },
   );
   if (batch.status !== 0) throw new Error('the batch part (bench/batch.mjs) failed');
+}
+
+// The key-authentication part writes its own section too, last.
+if (!opts['skip-auth'] && !opts['scale-only'] && !opts.profile) {
+  const auth = spawnSync(process.execPath, [join(root, 'bench', 'auth.mjs'), '--skip-build', '--out', out], {
+    stdio: 'inherit',
+  });
+  if (auth.status !== 0) throw new Error('the key-authentication part (bench/auth.mjs) failed');
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/auth/api-key.js';
 import { createAccountWithKey } from '../src/index.js';
 import { openStorage } from '../src/storage/index.js';
-import type { Storage, UsageEntry } from '../src/storage/types.js';
+import type { Storage, UsageRecord } from '../src/storage/types.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
 
 /** The key, usage and robot stores: every engine must pass these through the one storage interface. */
@@ -54,13 +54,12 @@ describe.each(availableEngines())('key storage contract on %s', (engine) => {
     return key;
   }
 
-  const entry = (keyId: string, timestamp: string, status = 200): UsageEntry => ({
+  const entry = (keyId: string, timestamp: string, status = 200, path = '/api/v1/data/x'): UsageRecord => ({
     keyId,
     method: 'GET',
-    path: '/api/v1/data/x',
-    outcome: status === 200 ? 'success' : 'denied',
+    path,
     status,
-    timestamp,
+    at: Date.parse(timestamp),
     ip: '127.0.0.1',
     userAgent: null,
   });
@@ -114,6 +113,46 @@ describe.each(availableEngines())('key storage contract on %s', (engine) => {
       total: 1,
     });
     expect((await storage.usage.list(gone.id, { limit: 10, skip: 0 })).total).toBe(0);
+  });
+
+  it('merges batches that overlap in time, as several instances write them, into one newest-first history', async () => {
+    const key = await newKey();
+    const at = (second: number) => `2026-02-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+    // Instance A answered at 1, 3, 5, 7 s; instance B at 2, 4, 6 s (4 s denied); A's batch is written first.
+    await storage.usage.record([1, 3, 5, 7].map((s) => entry(key.id, at(s), 200, `/a/${s}`)));
+    await storage.usage.record([2, 4, 6].map((s) => entry(key.id, at(s), s === 4 ? 403 : 200, `/b/${s}`)));
+    await storage.usage.record([entry(key.id, at(8), 200, '/a/8')]);
+    const paths = async (query: { outcome?: 'success' | 'denied'; limit: number; skip: number }) =>
+      (await storage.usage.list(key.id, query)).rows.map((row) => row.path);
+    expect(await paths({ limit: 10, skip: 0 })).toEqual([
+      '/a/8',
+      '/a/7',
+      '/b/6',
+      '/a/5',
+      '/b/4',
+      '/a/3',
+      '/b/2',
+      '/a/1',
+    ]);
+    expect(await paths({ limit: 3, skip: 2 })).toEqual(['/b/6', '/a/5', '/b/4']);
+    expect(await paths({ limit: 2, skip: 6 })).toEqual(['/b/2', '/a/1']);
+    expect(await paths({ limit: 2, skip: 8 })).toEqual([]);
+    expect(await paths({ outcome: 'success', limit: 3, skip: 3 })).toEqual(['/a/5', '/a/3', '/b/2']);
+    expect(await storage.usage.list(key.id, { outcome: 'denied', limit: 5, skip: 0 })).toEqual({
+      total: 1,
+      rows: [
+        {
+          method: 'GET',
+          path: '/b/4',
+          outcome: 'denied',
+          status: 403,
+          timestamp: at(4),
+          ip: '127.0.0.1',
+          userAgent: null,
+        },
+      ],
+    });
+    expect((await storage.usage.list(key.id, { outcome: 'success', limit: 1, skip: 0 })).total).toBe(7);
   });
 
   it('deletes a robot with its keys in one go, and only for its owner', async () => {

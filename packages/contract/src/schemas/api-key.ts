@@ -11,6 +11,14 @@ export const API_KEY_EXPIRY_CHOICES = ['never', '30d', '90d', '1y'] as const;
 /** Outcomes in a key's usage history: 401, 403 and 429 answers are `denied`, every other answer `success`. */
 export const USAGE_OUTCOMES = ['success', 'denied'] as const;
 
+/** Statuses of requests refused by authentication, authorization or the rate limit. */
+export const DENIED_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
+
+/** The outcome a key's usage history gives an answer with this status. */
+export function usageOutcomeOf(status: number): (typeof USAGE_OUTCOMES)[number] {
+  return DENIED_STATUSES.has(status) ? 'denied' : 'success';
+}
+
 /** A key's free-text label. */
 const KeyName = z
   .string()

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -62,11 +62,12 @@ export function parseApiKey(presented: string): string | null {
 
 /** The stored form of a key. Keys carry 190 random bits, so a fast hash is enough to make a dump useless. */
 export function hashApiKey(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  // The one-shot form: no Hash object per request, about half the cost of createHash().
+  return hash('sha256', secret, 'buffer');
 }
 
 /** Constant-time comparison of a presented key against a stored hash. */
 export function apiKeyMatches(presented: string, storedHash: Buffer): boolean {
-  const hash = hashApiKey(presented);
-  return hash.length === storedHash.length && timingSafeEqual(hash, storedHash);
+  const presentedHash = hashApiKey(presented);
+  return presentedHash.length === storedHash.length && timingSafeEqual(presentedHash, storedHash);
 }

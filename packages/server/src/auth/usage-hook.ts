@@ -8,15 +8,12 @@ declare module 'fastify' {
   }
 }
 
-/** Answers that count as `denied` in a key's usage history: refused by authentication, authorization or the rate limit. */
-const DENIED = new Set([401, 403, 429]);
-
 /** Longest path kept in the history; longer ones are cut. */
 const MAX_PATH = 2048;
 
 /**
- * Records every answer to a request made with a known key in that key's usage history, with its final status:
- * 401, 403 and 429 as `denied`, anything else as `success`. Runs after the answer is sent, and only buffers.
+ * Records every answer to a request made with a known key in that key's usage history, with its final status
+ * (401, 403 and 429 count as `denied`, anything else as `success`). Runs after the answer is sent, and only buffers.
  * The recorder's buffer is written when the app closes, before the storage does.
  */
 export function registerUsageRecording(app: FastifyInstance, recorder: UsageRecorder): void {
@@ -24,14 +21,12 @@ export function registerUsageRecording(app: FastifyInstance, recorder: UsageReco
   app.addHook('onResponse', (request, reply, done) => {
     const keyId = request.usageKeyId;
     if (keyId !== undefined) {
-      const status = reply.statusCode;
       const path = request.url.split('?', 1)[0]!;
       recorder.record({
         keyId,
         method: request.method,
         path: path.length > MAX_PATH ? path.slice(0, MAX_PATH) : path,
-        outcome: DENIED.has(status) ? 'denied' : 'success',
-        status,
+        status: reply.statusCode,
         at: Date.now(),
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,

@@ -1,8 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { KeyUsageStore, UsageEntry } from '../storage/types.js';
-
-/** An entry as buffered: the time as a number, turned into text only when the batch is written. */
-export type BufferedUsage = Omit<UsageEntry, 'timestamp'> & { at: number };
+import type { KeyUsageStore, UsageRecord } from '../storage/types.js';
 
 /** How often and how much the recorder writes. */
 export interface UsageRecorderOptions {
@@ -15,11 +12,11 @@ export interface UsageRecorderOptions {
 /**
  * Writes the usage history of API keys in batches, off the request's path: a request only appends to a buffer;
  * the buffer is written in one transaction (with each key's `lastUsedAt`) at most every 100 ms or every 1000
- * entries, one batch at a time. `close()` writes what is left, so a graceful shutdown loses nothing; a crash loses
+ * entries, one write at a time. `close()` writes what is left, so a graceful shutdown loses nothing; a crash loses
  * at most the last interval. A failed write is logged and its batch dropped: history must never fail a request.
  */
 export class UsageRecorder {
-  private buffer: BufferedUsage[] = [];
+  private buffer: UsageRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly flushIntervalMs: number;
@@ -35,7 +32,7 @@ export class UsageRecorder {
   }
 
   /** Buffers one entry. */
-  record(entry: BufferedUsage): void {
+  record(entry: UsageRecord): void {
     this.buffer.push(entry);
     if (this.buffer.length >= this.maxBuffered) {
       void this.flush();
@@ -53,7 +50,7 @@ export class UsageRecorder {
     if (batch.length === 0) return this.writing;
     this.buffer = [];
     this.writing = this.writing.then(() =>
-      this.store.record(batch.map(toEntry)).catch((error: unknown) => {
+      this.store.record(batch).catch((error: unknown) => {
         this.log.error({ err: error, entries: batch.length }, 'writing the usage history of API keys failed');
       }),
     );
@@ -64,8 +61,4 @@ export class UsageRecorder {
   close(): Promise<void> {
     return this.flush();
   }
-}
-
-function toEntry({ at, ...entry }: BufferedUsage): UsageEntry {
-  return { ...entry, timestamp: new Date(at).toISOString() };
 }

@@ -99,18 +99,17 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE api_keys ADD COLUMN robot_id TEXT REFERENCES robots(id) ON DELETE CASCADE;
   CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at);
   CREATE INDEX api_keys_by_robot ON api_keys (robot_id);
+  -- One row per key per write of the usage recorder: its requests as JSON (see storage/usage-batches.ts).
   CREATE TABLE api_key_usage (
     id INTEGER PRIMARY KEY,
     key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
-    method TEXT NOT NULL,
-    path TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    status INTEGER NOT NULL,
-    at TEXT NOT NULL,
-    ip TEXT NOT NULL,
-    user_agent TEXT
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    denied INTEGER NOT NULL,
+    entries TEXT NOT NULL
   );
-  CREATE INDEX api_key_usage_by_key ON api_key_usage (key_id, at, id);
+  CREATE INDEX api_key_usage_by_key ON api_key_usage (key_id, last_at, id);
   `,
 ];
 

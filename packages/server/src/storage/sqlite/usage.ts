@@ -1,65 +1,65 @@
 import type Database from 'better-sqlite3';
-import type { KeyUsageStore, UsageEntry, UsageOutcome } from '../types.js';
+import type { KeyUsageStore, UsageQuery, UsageRecord } from '../types.js';
+import { packUsage, readUsagePage, type StoredBatch, usageTotal } from '../usage-batches.js';
 
-type Row = Omit<UsageEntry, 'keyId'>;
-
-const COLUMNS = 'method, path, outcome, status, at AS timestamp, ip, user_agent AS userAgent';
-
-/** The usage history of API keys on SQLite. Nothing here changes what authentication decides: no cache to empty. */
+/**
+ * The usage history of API keys on SQLite, in batches (storage/usage-batches.ts). Nothing here changes what
+ * authentication decides, so the authentication cache stays as it is.
+ */
 export class SqliteUsage implements KeyUsageStore {
   private readonly stmt;
-  private readonly recordAll;
+  private readonly writeBatches;
+  private readonly synchronous: number;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
+    this.synchronous = db.pragma('synchronous', { simple: true }) as number;
     this.stmt = {
       keyExists: db.prepare<[string], { id: string }>('SELECT id FROM api_keys WHERE id = ?'),
       insert: db.prepare(
-        'INSERT INTO api_key_usage (key_id, method, path, outcome, status, at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        `INSERT INTO api_key_usage (key_id, first_at, last_at, requests, denied, entries)
+         VALUES (@keyId, @firstAt, @lastAt, @requests, @denied, @entries)`,
       ),
       touch: db.prepare(
-        'UPDATE api_keys SET last_used_at = @at WHERE id = @keyId AND (last_used_at IS NULL OR last_used_at < @at)',
+        'UPDATE api_keys SET last_used_at = @lastAt WHERE id = @keyId AND (last_used_at IS NULL OR last_used_at < @lastAt)',
       ),
-      page: db.prepare<[string, number, number], Row>(
-        `SELECT ${COLUMNS} FROM api_key_usage WHERE key_id = ? ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
+      batches: db.prepare<[string, number, number], StoredBatch>(
+        `SELECT last_at AS lastAt, entries FROM api_key_usage WHERE key_id = ?
+         ORDER BY last_at DESC, id DESC LIMIT ? OFFSET ?`,
       ),
-      pageByOutcome: db.prepare<[string, string, number, number], Row>(
-        `SELECT ${COLUMNS} FROM api_key_usage WHERE key_id = ? AND outcome = ? ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
-      ),
-      count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM api_key_usage WHERE key_id = ?'),
-      countByOutcome: db.prepare<[string, string], { n: number }>(
-        'SELECT COUNT(*) AS n FROM api_key_usage WHERE key_id = ? AND outcome = ?',
+      sums: db.prepare<[string], { requests: number | null; denied: number | null }>(
+        'SELECT SUM(requests) AS requests, SUM(denied) AS denied FROM api_key_usage WHERE key_id = ?',
       ),
     };
-    this.recordAll = db.transaction((entries: readonly UsageEntry[]) => {
-      const latest = new Map<string, string>();
-      for (const entry of entries) {
-        const seen = latest.get(entry.keyId);
-        if (seen === undefined || seen < entry.timestamp) latest.set(entry.keyId, entry.timestamp);
+    this.writeBatches = db.transaction((records: readonly UsageRecord[]) => {
+      for (const batch of packUsage(records)) {
+        // A key deleted since its requests were answered takes its entries with it.
+        if (!this.stmt.keyExists.get(batch.keyId)) continue;
+        this.stmt.insert.run(batch);
+        this.stmt.touch.run(batch);
       }
-      // A key deleted since its requests were answered takes its entries with it.
-      for (const keyId of latest.keys()) if (!this.stmt.keyExists.get(keyId)) latest.delete(keyId);
-      for (const e of entries) {
-        if (!latest.has(e.keyId)) continue;
-        this.stmt.insert.run(e.keyId, e.method, e.path, e.outcome, e.status, e.timestamp, e.ip, e.userAgent);
-      }
-      for (const [keyId, at] of latest) this.stmt.touch.run({ at, keyId });
     });
   }
 
-  async record(entries: readonly UsageEntry[]): Promise<void> {
-    if (entries.length > 0) this.recordAll(entries);
+  async record(records: readonly UsageRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    // The history is written without waiting for the disk (synchronous=NORMAL: it survives a crash of the
+    // process, not of the machine). It was only in memory until now anyway, and a sync per write would stall
+    // every request behind it. Document writes keep the configured setting.
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.writeBatches(records);
+    } finally {
+      this.db.pragma(`synchronous = ${this.synchronous}`);
+    }
   }
 
-  async list(keyId: string, query: { outcome?: UsageOutcome | undefined; limit: number; skip: number }) {
-    if (query.outcome === undefined) {
-      return {
-        rows: this.stmt.page.all(keyId, query.limit, query.skip),
-        total: this.stmt.count.get(keyId)!.n,
-      };
-    }
-    return {
-      rows: this.stmt.pageByOutcome.all(keyId, query.outcome, query.limit, query.skip),
-      total: this.stmt.countByOutcome.get(keyId, query.outcome)!.n,
-    };
+  async list(keyId: string, query: UsageQuery) {
+    const sums = this.stmt.sums.get(keyId)!;
+    const total = usageTotal({ requests: sums.requests ?? 0, denied: sums.denied ?? 0 }, query.outcome);
+    const rows =
+      total === 0
+        ? []
+        : await readUsagePage(async (offset, count) => this.stmt.batches.all(keyId, count, offset), query);
+    return { rows, total };
   }
 }
