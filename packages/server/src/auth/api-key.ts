@@ -10,7 +10,8 @@ export const KEY_PREFIX = 'svc_';
 const ID_LENGTH = 16;
 const SECRET_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const KEY_LENGTH = KEY_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
+/** Length of every API key: 58 characters. */
+export const KEY_LENGTH = KEY_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
 
@@ -70,4 +71,18 @@ export function hashApiKey(secret: string): Buffer {
 export function apiKeyMatches(presented: string, storedHash: Buffer): boolean {
   const presentedHash = hashApiKey(presented);
   return presentedHash.length === storedHash.length && timingSafeEqual(presentedHash, storedHash);
+}
+
+/** The key id inside a key of the right length and prefix, without checking its checksum. */
+export function keyIdOf(presented: string): string | null {
+  if (presented.length !== KEY_LENGTH || !presented.startsWith(KEY_PREFIX)) return null;
+  return presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + ID_LENGTH);
+}
+
+/** Compares two keys in time that depends on their length only, without leaving JavaScript. */
+export function sameKey(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }

@@ -2,7 +2,8 @@ import { effectiveScopes, RATE_LIMITED_RETRY_AFTER, satisfiesScope } from '@data
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { KeyPrincipal, Storage } from '../storage/types.js';
-import { apiKeyMatches, KEY_PREFIX, parseApiKey } from './api-key.js';
+import { KEY_PREFIX } from './api-key.js';
+import { KeyVerifier } from './key-verifier.js';
 import type { KeyRateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -45,10 +46,14 @@ function effectiveOf(scopes: readonly string[]): Set<string> {
 
 /** Checks the credential of a data route, its scopes and its rate limit; sets the RateLimit headers. */
 export class Authenticator {
+  private readonly keys: KeyVerifier;
+
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly limiter: KeyRateLimiter,
-  ) {}
+  ) {
+    this.keys = new KeyVerifier(storage);
+  }
 
   async authenticate(
     request: FastifyRequest,
@@ -58,10 +63,8 @@ export class Authenticator {
     const presented = presentedKey(request);
     if (presented === null)
       throw new ApiError('unauthorized', 'Missing credentials: send X-API-Key or Authorization: Bearer');
-    const keyId = parseApiKey(presented);
-    const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);
-    if (!stored || !apiKeyMatches(presented, stored.secretHash))
-      throw new ApiError('unauthorized', 'Invalid API key');
+    const stored = await this.keys.verify(presented);
+    if (!stored) throw new ApiError('unauthorized', 'Invalid API key');
     // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
     request.usageKeyId = stored.keyId;
     if (stored.status === 'paused') throw new ApiError('key_paused');

@@ -201,6 +201,11 @@ export interface KeyRow {
 export interface KeyStore {
   /** The key with this id together with its cluster and the owner's tier, or null. */
   findForAuth(keyId: string): Promise<StoredKey | null>;
+  /**
+   * True when `findForAuth` answers the same object for a key until something that could change the answer is
+   * written (an exact cache), so that a check made against that object may be remembered (auth/key-verifier.ts).
+   */
+  readonly stableAuthResults: boolean;
   create(key: NewKey): Promise<void>;
   /** Pauses or resumes a key. */
   setStatus(keyId: string, status: 'active' | 'paused'): Promise<void>;

@@ -17,6 +17,8 @@ interface AuthRow {
 
 /** API keys on PostgreSQL. No cache: other instances write here too, so every authentication reads the row. */
 export class PostgresKeys implements KeyStore {
+  readonly stableAuthResults = false;
+
   constructor(private readonly sql: Sql) {}
 
   private columns() {

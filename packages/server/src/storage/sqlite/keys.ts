@@ -23,6 +23,7 @@ const ROW_COLUMNS = `id, name, cluster_id AS clusterId, scopes, status, created_
 
 /** API keys on SQLite. Every write empties the authentication cache first, so that it stays exact. */
 export class SqliteKeys implements KeyStore {
+  readonly stableAuthResults = true;
   private readonly stmt;
 
   constructor(
@@ -61,14 +62,13 @@ export class SqliteKeys implements KeyStore {
   }
 
   async findForAuth(keyId: string): Promise<StoredKey | null> {
-    let cached = this.cache.get(keyId);
-    if (!cached) {
-      const row = this.stmt.findForAuth.get(keyId);
-      if (!row) return null;
-      cached = toCached(row);
-      this.cache.set(keyId, cached);
-    }
-    return { ...cached.key, tier: rateTierOf(cached.billing) };
+    const cached = this.cache.get(keyId);
+    if (cached !== undefined && Date.now() < cached.tierUntil) return cached.key;
+    const row = this.stmt.findForAuth.get(keyId);
+    if (!row) return null;
+    const entry = toCached(row);
+    this.cache.set(keyId, entry);
+    return entry.key;
   }
 
   async create(key: NewKey): Promise<void> {
@@ -114,6 +114,9 @@ function toKeyRow(row: StoredRow): KeyRow {
 }
 
 function toCached(row: AuthRow): CachedKey {
+  const billing = { plan: row.plan, trialExpiresAt: row.trialExpiresAt, enterprise: row.enterprise === 1 };
+  const now = Date.now();
+  const trialEnds = row.trialExpiresAt === null ? Number.NaN : Date.parse(row.trialExpiresAt);
   return {
     key: {
       keyId: row.keyId,
@@ -123,7 +126,9 @@ function toCached(row: AuthRow): CachedKey {
       status: row.status,
       expiresAt: row.expiresAt,
       secretHash: row.secretHash,
+      tier: rateTierOf(billing, now),
     },
-    billing: { plan: row.plan, trialExpiresAt: row.trialExpiresAt, enterprise: row.enterprise === 1 },
+    // A running trial's end changes the tier: the entry is read again from then on.
+    tierUntil: trialEnds > now ? trialEnds : Number.POSITIVE_INFINITY,
   };
 }

@@ -1,0 +1,49 @@
+import type { Storage, StoredKey } from '../storage/types.js';
+import { apiKeyMatches, keyIdOf, parseApiKey, sameKey } from './api-key.js';
+
+interface Verified {
+  /** The stored key the secret was checked against: the check holds for as long as storage returns this object. */
+  stored: StoredKey;
+  secret: string;
+}
+
+/**
+ * Finds the stored key a presented API key names and checks its secret against the stored hash in constant time.
+ *
+ * When the storage keeps its keys in an exact cache (`stableAuthResults`, SQLite), the answer of the last
+ * successful check is remembered: the same secret presented again for the same cached key is accepted after a
+ * constant-time comparison in memory, without the checksum, the hash or a native call. Any write to keys empties
+ * the storage's cache, so the next request gets a new object and is checked in full again.
+ */
+export class KeyVerifier {
+  private readonly verified = new Map<string, Verified>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly capacity = 10_000,
+  ) {}
+
+  /** The stored key when `presented` is a key whose secret matches, else null. */
+  async verify(presented: string): Promise<StoredKey | null> {
+    const candidate = keyIdOf(presented);
+    const memo = candidate === null ? undefined : this.verified.get(candidate);
+    if (memo !== undefined && sameKey(memo.secret, presented)) {
+      const stored = await this.storage.keys.findForAuth(candidate!);
+      if (stored === memo.stored) return stored;
+    }
+    // The checksum refuses mistyped and made-up keys before they cost a database read.
+    const keyId = parseApiKey(presented);
+    const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);
+    if (!stored || !apiKeyMatches(presented, stored.secretHash)) return null;
+    if (this.storage.keys.stableAuthResults) this.remember(keyId!, { stored, secret: presented });
+    return stored;
+  }
+
+  private remember(keyId: string, verified: Verified): void {
+    // Bounded: past capacity the oldest entry goes (Map keeps insertion order).
+    if (this.verified.size >= this.capacity && !this.verified.has(keyId)) {
+      this.verified.delete(this.verified.keys().next().value!);
+    }
+    this.verified.set(keyId, verified);
+  }
+}
