@@ -72,8 +72,9 @@ export class Authenticator {
       throw new ApiError('key_expired');
     if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
     // Counted before the scope check, so that every answer after authentication carries the RateLimit headers.
-    const decision = await this.limiter.consume(stored.keyId, stored.tier);
-    if (decision) {
+    const counted = this.limiter.consume(stored.keyId, stored.tier);
+    if (counted) {
+      const decision = await counted;
       reply.header('ratelimit-limit', decision.limit);
       reply.header('ratelimit-remaining', decision.remaining);
       reply.header('ratelimit-reset', decision.resetSeconds);

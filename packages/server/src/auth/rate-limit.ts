@@ -35,15 +35,17 @@ export class KeyRateLimiter {
   }
 
   /** Counts one request of `keyId`; null when its tier has no limit. */
-  async consume(keyId: string, tier: RateTier): Promise<RateDecision | null> {
+  consume(keyId: string, tier: RateTier): Promise<RateDecision> | null {
     const limiter = this.limiters.get(tier);
     if (!limiter) return null;
-    try {
-      return decision(true, limiter.points, await limiter.consume(keyId));
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(false, limiter.points, rejection);
-      throw rejection;
-    }
+    // One promise per request (the library's), not an async wrapper around it: this runs on every request.
+    return limiter.consume(keyId).then(
+      (res) => decision(true, limiter.points, res),
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return decision(false, limiter.points, rejection);
+        throw rejection;
+      },
+    );
   }
 }
 

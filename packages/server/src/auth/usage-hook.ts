@@ -21,16 +21,17 @@ export function registerUsageRecording(app: FastifyInstance, recorder: UsageReco
   app.addHook('onResponse', (request, reply, done) => {
     const keyId = request.usageKeyId;
     if (keyId !== undefined) {
-      const path = request.url.split('?', 1)[0]!;
-      recorder.record({
+      const url = request.url;
+      const query = url.indexOf('?');
+      const path = query === -1 ? url : url.slice(0, query);
+      recorder.record(
         keyId,
-        method: request.method,
-        path: path.length > MAX_PATH ? path.slice(0, MAX_PATH) : path,
-        status: reply.statusCode,
-        at: Date.now(),
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? null,
-      });
+        request.method,
+        path.length > MAX_PATH ? path.slice(0, MAX_PATH) : path,
+        reply.statusCode,
+        request.ip,
+        request.headers['user-agent'],
+      );
     }
     done();
   });

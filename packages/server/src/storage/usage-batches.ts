@@ -14,8 +14,21 @@ export interface UsageBatch {
   lastAt: string;
   requests: number;
   denied: number;
-  /** JSON array of `[at (ms), method, path, status, ip, userAgent]`, oldest first. */
+  /** The requests as JSON, oldest first, in the compact form of `PackedBatch`. */
   entries: string;
+}
+
+/**
+ * The JSON of a batch's requests: times as milliseconds after `at`, and the method, address and user agent (few
+ * distinct values per batch) as indexes into lists, so a batch is about half the size of one object per request.
+ */
+interface PackedBatch {
+  at: number;
+  methods: string[];
+  ips: string[];
+  agents: (string | null)[];
+  /** `[ms after at, method index, ip index, agent index, status, path]`, oldest first. */
+  rows: [number, number, number, number, number, string][];
 }
 
 type PackedEntry = [
@@ -27,7 +40,18 @@ type PackedEntry = [
   userAgent: string | null,
 ];
 
-/** Groups records by key into batches (each key's requests in time order), and each key's latest time. */
+/** Index of `value` in `list`, appending it when new; lists hold a handful of values, so a scan is cheapest. */
+function indexIn<T>(list: T[], value: T): number {
+  const at = list.indexOf(value);
+  return at === -1 ? list.push(value) - 1 : at;
+}
+
+function isSorted(list: readonly UsageRecord[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i]!.at < list[i - 1]!.at) return false;
+  return true;
+}
+
+/** Groups records by key into batches, each key's requests in time order. */
 export function packUsage(records: readonly UsageRecord[]): UsageBatch[] {
   const byKey = new Map<string, UsageRecord[]>();
   for (const record of records) {
@@ -37,16 +61,25 @@ export function packUsage(records: readonly UsageRecord[]): UsageBatch[] {
   }
   const batches: UsageBatch[] = [];
   for (const [keyId, list] of byKey) {
-    // Nearly sorted already (recorded as answered): the stable sort only settles requests answered out of order.
-    list.sort((a, b) => a.at - b.at);
+    // Recorded as answered, so nearly always in order already; the stable sort settles the rest.
+    if (!isSorted(list)) list.sort((a, b) => a.at - b.at);
+    const first = list[0]!.at;
+    const packed: PackedBatch = { at: first, methods: [], ips: [], agents: [], rows: [] };
     let denied = 0;
-    const packed = list.map((r): PackedEntry => {
+    for (const r of list) {
       if (DENIED_STATUSES.has(r.status)) denied++;
-      return [r.at, r.method, r.path, r.status, r.ip, r.userAgent];
-    });
+      packed.rows.push([
+        r.at - first,
+        indexIn(packed.methods, r.method),
+        indexIn(packed.ips, r.ip),
+        indexIn(packed.agents, r.userAgent),
+        r.status,
+        r.path,
+      ]);
+    }
     batches.push({
       keyId,
-      firstAt: new Date(list[0]!.at).toISOString(),
+      firstAt: new Date(first).toISOString(),
       lastAt: new Date(list[list.length - 1]!.at).toISOString(),
       requests: list.length,
       denied,
@@ -54,6 +87,19 @@ export function packUsage(records: readonly UsageRecord[]): UsageBatch[] {
     });
   }
   return batches;
+}
+
+/** A batch's requests, oldest first. */
+function unpack(entries: string): PackedEntry[] {
+  const { at, methods, ips, agents, rows } = JSON.parse(entries) as PackedBatch;
+  return rows.map(([ms, method, ip, agent, status, path]) => [
+    at + ms,
+    methods[method]!,
+    path,
+    status,
+    ips[ip]!,
+    agents[agent] ?? null,
+  ]);
 }
 
 /** A stored batch as a page reads it. */
@@ -93,7 +139,7 @@ export async function readUsagePage(read: BatchReader, query: UsageQuery): Promi
       if (kept.length >= wanted && Date.parse(batch.lastAt) < kept[wanted - 1]!.entry[0]) {
         return toEntries(kept.slice(query.skip, wanted));
       }
-      const entries = JSON.parse(batch.entries) as PackedEntry[];
+      const entries = unpack(batch.entries);
       for (let index = 0; index < entries.length; index++) {
         const entry = entries[index]!;
         if (query.outcome === undefined || DENIED_STATUSES.has(entry[3]) === denied) {

@@ -9,11 +9,13 @@ import { packUsage, readUsagePage, type StoredBatch, usageTotal } from '../usage
 export class SqliteUsage implements KeyUsageStore {
   private readonly stmt;
   private readonly writeBatches;
-  private readonly synchronous: number;
 
-  constructor(private readonly db: Database.Database) {
-    this.synchronous = db.pragma('synchronous', { simple: true }) as number;
+  constructor(db: Database.Database) {
+    const synchronous = db.pragma('synchronous', { simple: true }) as number;
     this.stmt = {
+      // Prepared once: db.pragma() would compile them on every write.
+      relaxSync: db.prepare('PRAGMA synchronous = NORMAL'),
+      restoreSync: db.prepare(`PRAGMA synchronous = ${synchronous}`),
       keyExists: db.prepare<[string], { id: string }>('SELECT id FROM api_keys WHERE id = ?'),
       insert: db.prepare(
         `INSERT INTO api_key_usage (key_id, first_at, last_at, requests, denied, entries)
@@ -45,11 +47,11 @@ export class SqliteUsage implements KeyUsageStore {
     // The history is written without waiting for the disk (synchronous=NORMAL: it survives a crash of the
     // process, not of the machine). It was only in memory until now anyway, and a sync per write would stall
     // every request behind it. Document writes keep the configured setting.
-    this.db.pragma('synchronous = NORMAL');
+    this.stmt.relaxSync.run();
     try {
       this.writeBatches(records);
     } finally {
-      this.db.pragma(`synchronous = ${this.synchronous}`);
+      this.stmt.restoreSync.run();
     }
   }
 
