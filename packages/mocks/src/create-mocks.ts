@@ -77,24 +77,28 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       }
     };
 
+    // The RateLimit-* headers of the key, once authorization counted the request: every later answer carries them.
+    let limits: Record<string, string> = {};
     try {
       // Authentication and authorization come before any validation, as on the server.
-      const scopes = state.keys.authorize(request, route);
+      const authorized = state.keys.authorize(request, route);
+      limits = authorized.headers;
+      const { scopes } = authorized;
       const bodyText = await readBodyText(request, route);
       const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
-      if (!idempotencyKey) return toResponse(run(bodyText, scopes), requestId);
+      if (!idempotencyKey) return toResponse(run(bodyText, scopes), requestId, limits);
 
       const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
       const seen = state.ledger.lookup(idempotencyKey, fingerprint);
       if (seen.kind === 'mismatch') throw new ApiError('idempotency_mismatch');
       if (seen.kind === 'replay') {
-        return toResponse(seen.answer, requestId, { 'Idempotent-Replayed': 'true' });
+        return toResponse(seen.answer, requestId, { ...limits, 'Idempotent-Replayed': 'true' });
       }
       const answer = run(bodyText, scopes);
       if (isRecordable(answer)) state.ledger.record(idempotencyKey, fingerprint, answer);
-      return toResponse(answer, requestId);
+      return toResponse(answer, requestId, limits);
     } catch (error) {
-      return toResponse(fail(error), requestId);
+      return toResponse(fail(error), requestId, limits);
     }
   });
 }
