@@ -63,7 +63,7 @@ export class Authenticator {
     const presented = presentedKey(request);
     if (presented === null)
       throw new ApiError('unauthorized', 'Missing credentials: send X-API-Key or Authorization: Bearer');
-    const stored = await this.keys.verify(presented);
+    const stored = this.keys.recall(presented) ?? (await this.keys.verify(presented));
     if (!stored) throw new ApiError('unauthorized', 'Invalid API key');
     // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
     request.usageKeyId = stored.keyId;

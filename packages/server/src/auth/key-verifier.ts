@@ -11,9 +11,9 @@ interface Verified {
  * Finds the stored key a presented API key names and checks its secret against the stored hash in constant time.
  *
  * When the storage keeps its keys in an exact cache (`stableAuthResults`, SQLite), the answer of the last
- * successful check is remembered: the same secret presented again for the same cached key is accepted after a
- * constant-time comparison in memory, without the checksum, the hash or a native call. Any write to keys empties
- * the storage's cache, so the next request gets a new object and is checked in full again.
+ * successful check is remembered: the same secret presented again for the same cached key is accepted by `recall`
+ * after a constant-time comparison in memory, without the checksum, the hash, a native call or a promise. Any
+ * write to keys empties the storage's cache, so the next request gets a new object and is checked in full again.
  */
 export class KeyVerifier {
   private readonly verified = new Map<string, Verified>();
@@ -23,14 +23,20 @@ export class KeyVerifier {
     private readonly capacity = 10_000,
   ) {}
 
+  /**
+   * The stored key, when `presented` is the secret last verified for it and storage still holds that same record
+   * in its cache: a constant-time comparison in memory, synchronous. Undefined otherwise: call `verify`.
+   */
+  recall(presented: string): StoredKey | undefined {
+    const keyId = keyIdOf(presented);
+    if (keyId === null) return undefined;
+    const memo = this.verified.get(keyId);
+    if (memo === undefined || !sameKey(memo.secret, presented)) return undefined;
+    return this.storage.keys.cachedForAuth?.(keyId) === memo.stored ? memo.stored : undefined;
+  }
+
   /** The stored key when `presented` is a key whose secret matches, else null. */
   async verify(presented: string): Promise<StoredKey | null> {
-    const candidate = keyIdOf(presented);
-    const memo = candidate === null ? undefined : this.verified.get(candidate);
-    if (memo !== undefined && sameKey(memo.secret, presented)) {
-      const stored = await this.storage.keys.findForAuth(candidate!);
-      if (stored === memo.stored) return stored;
-    }
     // The checksum refuses mistyped and made-up keys before they cost a database read.
     const keyId = parseApiKey(presented);
     const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);

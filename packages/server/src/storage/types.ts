@@ -206,6 +206,8 @@ export interface KeyStore {
    * written (an exact cache), so that a check made against that object may be remembered (auth/key-verifier.ts).
    */
   readonly stableAuthResults: boolean;
+  /** What `findForAuth` would answer, when the engine holds it in its exact cache right now; no I/O, no promise. */
+  cachedForAuth?(keyId: string): StoredKey | undefined;
   create(key: NewKey): Promise<void>;
   /** Pauses or resumes a key. */
   setStatus(keyId: string, status: 'active' | 'paused'): Promise<void>;

@@ -61,9 +61,14 @@ export class SqliteKeys implements KeyStore {
     };
   }
 
-  async findForAuth(keyId: string): Promise<StoredKey | null> {
+  cachedForAuth(keyId: string): StoredKey | undefined {
     const cached = this.cache.get(keyId);
-    if (cached !== undefined && Date.now() < cached.tierUntil) return cached.key;
+    return cached !== undefined && Date.now() < cached.tierUntil ? cached.key : undefined;
+  }
+
+  async findForAuth(keyId: string): Promise<StoredKey | null> {
+    const cached = this.cachedForAuth(keyId);
+    if (cached !== undefined) return cached;
     const row = this.stmt.findForAuth.get(keyId);
     if (!row) return null;
     const entry = toCached(row);
