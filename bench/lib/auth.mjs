@@ -85,17 +85,22 @@ export function renderAuthSection({ settings, results }, { command, date }) {
   const met = value >= 0.9 && keyed.failed === 0;
   const row = (name, r) =>
     `| ${TARGETS[name].label} | ${number(r.rps)} | ${number(r.min)}–${number(r.max)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} | ${ratio(r.rps / open.rps)} | ${percent(r.others)} |`;
+  const busy =
+    typeof keyed.others === 'number' && keyed.others > 0.25
+      ? `\nOther processes used about ${percent(keyed.others)} of the CPU during these rounds. Both servers then wait for the CPU
+alike, which narrows the gap between them: on a quiet machine the ratio can be lower.\n`
+      : '';
   return `## Key authentication
 
 Produced by \`${command}\` on ${date}. GET by id (\`GET /api/v1/data/orders/{id}\`, a random one of
-${number(settings.documents)} seeded orders) on two reference servers from the build, SQLite, side by side:
-one checks an API key on every request, counts it in the rate limiter of the key's tier (a free-tier account whose
-limit the benchmark raises out of reach through the programmatic \`rateLimits\` option, so nothing is refused) and
-writes it to the key's usage history; the other runs with authentication and rate limiting switched off (the
+${number(settings.documents)} seeded orders) on two reference servers from the build, SQLite, side by side. One
+checks an API key on every request, counts it in the rate limiter of the key's tier (a free-tier account whose
+limit the benchmark raises out of reach through the programmatic \`rateLimits\` option, so nothing is refused)
+and writes it to the key's usage history; the other runs with authentication and rate limiting switched off (the
 programmatic \`unauthenticatedCluster\` option, which no environment variable reaches). autocannon,
-${settings.connections} connections, ${settings.warmup} s warm-up, then ${settings.rounds} rounds of ${settings.duration} s
-alternating the order; figures are medians of the rounds.
-
+${settings.connections} connections, ${settings.warmup} s warm-up, then ${settings.rounds} rounds of
+${settings.duration} s alternating the order; figures are medians of the rounds.
+${busy}
 | server | req/s (median) | range | p50 (ms) | p99 (ms) | failed | ÷ off | others' CPU |
 |---|---:|---:|---:|---:|---:|---:|---:|
 ${row('keyed', keyed)}
