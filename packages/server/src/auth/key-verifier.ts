@@ -32,7 +32,10 @@ export class KeyVerifier {
     if (keyId === null) return undefined;
     const memo = this.verified.get(keyId);
     if (memo === undefined || !sameKey(memo.secret, presented)) return undefined;
-    return this.storage.keys.cachedForAuth?.(keyId) === memo.stored ? memo.stored : undefined;
+    if (this.storage.keys.cachedForAuth?.(keyId) === memo.stored) return memo.stored;
+    // The key changed (rotated, paused, deleted…) or left the cache: forget the secret until it is verified again.
+    this.verified.delete(keyId);
+    return undefined;
   }
 
   /** The stored key when `presented` is a key whose secret matches, else null. */

@@ -8,7 +8,7 @@ type StoredRow = Omit<RobotRow, 'scopes'> & { scopes: string };
 
 const toRobotRow = (row: StoredRow): RobotRow => ({ ...row, scopes: JSON.parse(row.scopes) });
 
-/** Robots on SQLite. Deleting one deletes its keys, so it empties the authentication cache first. */
+/** Robots on SQLite. Like every write that concerns keys, each empties the authentication cache first. */
 export class SqliteRobots implements RobotStore {
   private readonly stmt;
 
@@ -32,6 +32,7 @@ export class SqliteRobots implements RobotStore {
   }
 
   async create(robot: NewRobot): Promise<void> {
+    this.cache.invalidate();
     this.stmt.insert.run({ ...robot, scopes: JSON.stringify(robot.scopes) });
   }
 
