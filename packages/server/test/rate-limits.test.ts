@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createAccountWithKey, type RunningServer, startServer } from '../src/index.js';
+import { createAccountWithKey, KeyService, type RunningServer, startServer } from '../src/index.js';
 import { createTestDatabase, forEachEngine, type TestServer } from './helpers.js';
 import { newAccount } from './key-helpers.js';
 
@@ -135,7 +135,7 @@ describe.skipIf(!ready)('rate limits across two instances sharing Redis', () => 
   afterAll(() => cleanup?.());
 
   it('gives a free-tier key exactly 100 successes between both instances under 20 concurrent clients', async () => {
-    const { apiKey } = await createAccountWithKey(a.storage, {
+    const { apiKey, userId, keyId } = await createAccountWithKey(a.storage, {
       email: 'shared-limit@example.com',
       name: 'L',
       password: 'long enough password',
@@ -144,5 +144,15 @@ describe.skipIf(!ready)('rate limits across two instances sharing Redis', () => 
       fetch(`${(n % 2 === 0 ? a : b).url}/api/v1/data/limited`, { headers: { 'x-api-key': apiKey } }),
     );
     expectExactLimit(answers, 100);
+    // Both instances recorded their share of the history, the refusals as denied, and either one reads it whole.
+    const owner = { userId, robotId: null };
+    const keys = new KeyService(b.storage);
+    await expect
+      .poll(async () => (await keys.usage(owner, keyId, {})).total, { timeout: 5000, interval: 50 })
+      .toBe(160);
+    expect((await keys.usage(owner, keyId, { outcome: 'denied' })).total).toBe(60);
+    const page = await keys.usage(owner, keyId, { limit: 1000 });
+    const times = page.data.map((entry) => Date.parse(entry.timestamp));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
   });
 });
