@@ -14,6 +14,7 @@
  *          --skip-cli (leave out the CLI start-up part, bench/cli.mjs, which otherwise runs unless --scale-only)
  *          --skip-upload (leave out the upload part, bench/upload.mjs, which otherwise runs last unless --scale-only)
  *          --skip-delivery (leave out the webhook delivery part, bench/delivery.mjs, which runs before the batch part)
+ *          --skip-auth (leave out the key-authentication part, bench/auth.mjs, which otherwise runs last)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,7 @@ const { values: opts } = parseArgs({
     'skip-cli': { type: 'boolean', default: false },
     'skip-upload': { type: 'boolean', default: false },
     'skip-delivery': { type: 'boolean', default: false },
+    'skip-auth': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -176,4 +178,12 @@ if (!opts['skip-upload'] && !opts['scale-only'] && !opts.profile) {
   if (opts['skip-build'] || !opts['skip-cli']) uploadArgs.push('--skip-build');
   const upload = spawnSync(process.execPath, uploadArgs, { stdio: 'inherit' });
   if (upload.status !== 0) throw new Error('the upload part (bench/upload.mjs) failed');
+}
+
+// The key-authentication part writes its own section too, last.
+if (!opts['skip-auth'] && !opts['scale-only'] && !opts.profile) {
+  const auth = spawnSync(process.execPath, [join(root, 'bench', 'auth.mjs'), '--skip-build', '--out', out], {
+    stdio: 'inherit',
+  });
+  if (auth.status !== 0) throw new Error('the key-authentication part (bench/auth.mjs) failed');
 }

@@ -1,10 +1,15 @@
 /**
  * The reference server from its built package, seeded with the orders (none when the file is `-`); prints
  * `{ url, apiKey, clusterId, engine }` when ready.
+ * BENCH_AUTH picks how requests are checked (the key-authentication part of the benchmark):
+ * - unset: the development key (enterprise tier: authenticated, never rate limited);
+ * - `limited`: a key of a free-tier account whose limit is raised out of reach, so that every request is
+ *   authenticated, counted by the rate limiter and written to the key's usage history, yet never refused;
+ * - `off`: authentication and rate limiting switched off through the server's programmatic option.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { startServer } from '@dataplatform/server';
+import { createAccountWithKey, startServer } from '@dataplatform/server';
 
 const [ordersFile, dataDir] = process.argv.slice(2);
 const orders = ordersFile === '-' ? [] : JSON.parse(readFileSync(ordersFile, 'utf8'));
@@ -12,19 +17,38 @@ const orders = ordersFile === '-' ? [] : JSON.parse(readFileSync(ordersFile, 'ut
 // Settings come from the environment the benchmark gives this process: DATABASE_URL names a fresh PostgreSQL
 // database, or is empty for the embedded SQLite default (the caller's own DATABASE_URL never leaks in), and
 // DATAPLATFORM_SQLITE_SYNCHRONOUS is FULL (the default) or NORMAL. Rate limits stay in memory: one instance.
-const server = await startServer({
-  port: 0,
-  host: '127.0.0.1',
-  dataDir,
-  logLevel: 'warn',
-  redisUrl: undefined,
-});
+const mode = process.env.BENCH_AUTH ?? 'dev';
+const OPEN_CLUSTER = 'cls_benchmark_open';
+const OUT_OF_REACH = 1_000_000_000;
+const options = {
+  dev: {},
+  limited: { rateLimits: { free: OUT_OF_REACH, starter: OUT_OF_REACH, pro: OUT_OF_REACH, enterprise: null } },
+  off: { unauthenticatedCluster: OPEN_CLUSTER },
+}[mode];
+if (!options)
+  throw new Error(`reference server: BENCH_AUTH must be unset, "limited" or "off", not "${mode}"`);
+const server = await startServer(
+  { port: 0, host: '127.0.0.1', dataDir, logLevel: 'warn', redisUrl: undefined },
+  options,
+);
 const dev = server.devAccount;
 if (!dev)
   throw new Error(`reference server: ${dataDir} must be empty so that the development account is made`);
+let caller = { apiKey: dev.apiKey, clusterId: dev.clusterId };
+if (mode === 'limited') {
+  const free = await createAccountWithKey(server.storage, {
+    email: 'bench-free@example.com',
+    name: 'Bench',
+    password: 'benchmark password',
+    plan: 'free',
+  });
+  caller = { apiKey: free.apiKey, clusterId: free.clusterId };
+} else if (mode === 'off') {
+  caller = { apiKey: dev.apiKey, clusterId: OPEN_CLUSTER };
+}
 
 // Seeding through the storage is the same write path as POST without HTTP, and takes seconds rather than a minute.
-const ref = { clusterId: dev.clusterId, collection: 'orders' };
+const ref = { clusterId: caller.clusterId, collection: 'orders' };
 const now = new Date().toISOString();
 for (const { _id, ...fields } of orders) {
   const result = await server.storage.documents.insert(ref, {
@@ -52,5 +76,5 @@ process.on('SIGTERM', async () => {
 });
 const url = server.url.replace('localhost', '127.0.0.1');
 console.log(
-  JSON.stringify({ url, apiKey: dev.apiKey, clusterId: dev.clusterId, engine: server.storage.engine }),
+  JSON.stringify({ url, apiKey: caller.apiKey, clusterId: caller.clusterId, engine: server.storage.engine }),
 );

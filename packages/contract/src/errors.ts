@@ -80,7 +80,8 @@ export const errorCodes = {
   conflict: {
     status: 409,
     message: 'Conflict',
-    description: 'A resource with this identifier already exists.',
+    description:
+      'A resource with this identifier already exists, or the resource is in a state that does not allow the operation (such as rotating a paused key).',
   },
   idempotency_mismatch: {
     status: 409,

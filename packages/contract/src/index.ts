@@ -5,9 +5,11 @@
  */
 export * from './errors.js';
 export * from './headers.js';
+export * from './rate-limits.js';
 export * from './routes/index.js';
 export * from './schemas/account.js';
 export * from './schemas/activity.js';
+export * from './schemas/api-key.js';
 export * from './schemas/auth.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';

@@ -17,16 +17,20 @@ export interface Answer {
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
+  /** Headers the error answer carries, such as `Retry-After` and the `RateLimit-*` trio. */
+  readonly headers: Record<string, string> | undefined;
 
   constructor(
     code: ErrorCode,
     message: string = errorCodes[code].message,
     details?: Record<string, unknown>,
+    headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.details = details;
+    this.headers = headers;
   }
 
   /** The error for a rule the contract's semantics found broken. */
@@ -50,7 +54,7 @@ export function requestIdOf(request: Request): string {
 export function errorAnswer(error: ApiError): Answer {
   const body: Record<string, unknown> = { error: error.message, code: error.code };
   if (error.details !== undefined) body.details = error.details;
-  return { status: error.status, body, isError: true };
+  return { status: error.status, body, isError: true, ...(error.headers ? { headers: error.headers } : {}) };
 }
 
 /** Encodes an answer as a JSON response that carries the request id (in the header, and in the body of an error). */

@@ -74,12 +74,12 @@ function authorize(
   request: Request,
   route: RouteDefinition,
   state: MockState,
-): { scopes: ReadonlySet<string>; session: MockSession | null } {
-  if (route.auth === 'public') return { scopes: new Set(), session: null };
+): { scopes: ReadonlySet<string>; session: MockSession | null; headers: Record<string, string> } {
+  if (route.auth === 'public') return { scopes: new Set(), session: null, headers: {} };
   const token = sessionTokenOf(request);
-  if (token === null) return { scopes: state.keys.authorize(request, route), session: null };
+  if (token === null) return { ...state.keys.authorize(request, route), session: null };
   const session = state.accounts.verify(token);
-  return { scopes: route.auth === 'data' ? EVERY_SCOPE : new Set(), session };
+  return { scopes: route.auth === 'data' ? EVERY_SCOPE : new Set(), session, headers: {} };
 }
 
 function operationFor(route: RouteDefinition): Operation {
@@ -135,26 +135,30 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       }
     };
 
+    // The RateLimit-* headers of the key, once authorization counted the request: every later answer carries them.
+    let limits: Record<string, string> = {};
     try {
       // Authentication and authorization come before any validation, as on the server.
-      const { scopes, session } = authorize(request, route, state);
+      const authorized = authorize(request, route, state);
+      limits = authorized.headers;
+      const { scopes, session } = authorized;
       const bodyText = await readBodyText(request, route);
       if (route.streamBody)
         return toResponse(run('', scopes, session, await readStreamText(request)), requestId);
       const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
-      if (!idempotencyKey) return toResponse(run(bodyText, scopes, session), requestId);
+      if (!idempotencyKey) return toResponse(run(bodyText, scopes, session), requestId, limits);
 
       const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
       const seen = state.ledger.lookup(idempotencyKey, fingerprint);
       if (seen.kind === 'mismatch') throw new ApiError('idempotency_mismatch');
       if (seen.kind === 'replay') {
-        return toResponse(seen.answer, requestId, { 'Idempotent-Replayed': 'true' });
+        return toResponse(seen.answer, requestId, { ...limits, 'Idempotent-Replayed': 'true' });
       }
       const answer = run(bodyText, scopes, session);
       if (isRecordable(answer)) state.ledger.record(idempotencyKey, fingerprint, answer);
-      return toResponse(answer, requestId);
+      return toResponse(answer, requestId, limits);
     } catch (error) {
-      return toResponse(fail(error), requestId);
+      return toResponse(fail(error), requestId, limits);
     }
   });
 }

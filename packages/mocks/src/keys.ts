@@ -1,9 +1,13 @@
 import {
   effectiveScopes,
   isScope,
+  RATE_LIMITED_RETRY_AFTER,
+  RATE_WINDOW_SECONDS,
+  type RateTier,
   type RouteDefinition,
   SCOPES,
   satisfiesScope,
+  TIER_LIMITS,
 } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { randomToken } from './ids.js';
@@ -11,10 +15,16 @@ import { randomToken } from './ids.js';
 /** The life-cycle states of an API key that decide whether it may be used. */
 export type KeyStatus = 'active' | 'paused' | 'expired';
 
-/** What a test asks for when it adds a key: its scopes and, to test refusals, its status. */
+/** What a test asks for when it adds a key: its scopes and, to test refusals, its status and rate-limit tier. */
 export interface AddKeyOptions {
   scopes: readonly string[];
   status?: KeyStatus;
+  /**
+   * The tier whose per-minute limit the key gets (`free` 100, `starter` 500, `pro` 2000), counted as the server
+   * counts it, with the `RateLimit-*` headers on every answer after authentication and 429 `rate_limited` past
+   * the limit. Default `enterprise`: no limit and no headers, like the development key.
+   */
+  tier?: RateTier;
 }
 
 /** The key every mock instance starts with; it holds every scope the contract knows. */
@@ -23,6 +33,15 @@ export const MOCK_API_KEY = 'svc_mock_all_scopes';
 interface MockKey {
   scopes: ReadonlySet<string>;
   status: KeyStatus;
+  tier: RateTier;
+  /** The current fixed window of the rate limit: when it ends and how many requests it counted. */
+  window?: { endsAt: number; count: number };
+}
+
+/** What authorization lets through: the key's effective scopes and the headers every answer then carries. */
+export interface Authorized {
+  scopes: ReadonlySet<string>;
+  headers: Record<string, string>;
 }
 
 /** Reads the API key from `X-API-Key`, or from `Authorization: Bearer svc_…` (other bearer values are session tokens). */
@@ -35,22 +54,28 @@ function credentialOf(request: Request): string | null {
 
 /** The API keys a mock instance accepts, and the checks the server makes before it looks at a request. */
 export class KeyRing {
-  readonly #keys = new Map<string, MockKey>([[MOCK_API_KEY, { scopes: new Set(SCOPES), status: 'active' }]]);
+  readonly #keys = new Map<string, MockKey>([
+    [MOCK_API_KEY, { scopes: new Set(SCOPES), status: 'active', tier: 'enterprise' }],
+  ]);
 
   /** Adds a key and returns its secret; unknown scope names throw, because a typo would pass as a 403 test. */
-  add({ scopes, status = 'active' }: AddKeyOptions): string {
+  add({ scopes, status = 'active', tier = 'enterprise' }: AddKeyOptions): string {
     const unknown = scopes.filter((scope) => !isScope(scope));
     if (unknown.length > 0) {
       throw new Error(`Unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(', ')}`);
     }
     const secret = `svc_mock_${randomToken(24)}`;
-    this.#keys.set(secret, { scopes: new Set(scopes), status });
+    this.#keys.set(secret, { scopes: new Set(scopes), status, tier });
     return secret;
   }
 
-  /** Throws the 401 or 403 the server would answer when the request may not call the route; else the key's effective scopes. */
-  authorize(request: Request, route: RouteDefinition): ReadonlySet<string> {
-    if (route.auth === 'public') return new Set();
+  /**
+   * Throws the 401, 403 or 429 the server would answer when the request may not call the route; else the key's
+   * effective scopes and its rate-limit headers. As on the server, a request is counted once its key is known to
+   * work, before the scope check, so a 403 carries the headers too.
+   */
+  authorize(request: Request, route: RouteDefinition): Authorized {
+    if (route.auth === 'public') return { scopes: new Set(), headers: {} };
     const key = this.#keys.get(credentialOf(request) ?? '');
     // Session tokens are not modelled: every credential that is not a known key is unknown.
     if (!key) throw new ApiError('unauthorized');
@@ -59,10 +84,34 @@ export class KeyRing {
     }
     if (key.status === 'paused') throw new ApiError('key_paused');
     if (key.status === 'expired') throw new ApiError('key_expired');
+    const headers = count(key);
     const granted = effectiveScopes([...key.scopes]);
     if (!satisfiesScope(granted, route.scopes)) {
-      throw new ApiError('insufficient_scope', undefined, { required: [...route.scopes] });
+      throw new ApiError('insufficient_scope', undefined, { required: [...route.scopes] }, headers);
     }
-    return granted;
+    return { scopes: granted, headers };
   }
+}
+
+/** Counts one request in the key's fixed one-minute window; throws 429 past the limit of its tier. */
+function count(key: MockKey): Record<string, string> {
+  const limit = TIER_LIMITS[key.tier];
+  if (limit === null) return {};
+  const now = Date.now();
+  if (key.window === undefined || now >= key.window.endsAt) {
+    key.window = { endsAt: now + RATE_WINDOW_SECONDS * 1000, count: 0 };
+  }
+  key.window.count++;
+  const headers = {
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(Math.max(0, limit - key.window.count)),
+    'RateLimit-Reset': String(Math.ceil((key.window.endsAt - now) / 1000)),
+  };
+  if (key.window.count > limit) {
+    throw new ApiError('rate_limited', undefined, undefined, {
+      ...headers,
+      'Retry-After': String(RATE_LIMITED_RETRY_AFTER),
+    });
+  }
+  return headers;
 }

@@ -4,9 +4,11 @@ import { Page, type PageBody, PagePromise } from './core/pagination.js';
 import { isNode, isNodeBuiltinFetch } from './internal/detect.js';
 import { type Fetch, fetchTransport, globalFetchTransport } from './internal/fetch-transport.js';
 import { applyHeaders, type HeadersInput } from './internal/headers.js';
+import { type RateLimitInfo, readRateLimit } from './internal/rate-limit.js';
 import type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+import { MAX_RETRY_AFTER_MS } from './internal/retry.js';
 import { send } from './internal/send.js';
-import { isStreamBody, type RawResponse, type Transport } from './internal/transport.js';
+import { type HeaderSource, isStreamBody, type RawResponse, type Transport } from './internal/transport.js';
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Auth } from './resources/auth.js';
@@ -31,6 +33,12 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number | undefined;
+  /**
+   * Longest server-requested wait before a retry, in milliseconds (default 60 000). After a 429 the API asks for
+   * `Retry-After: 60`: the client waits that long, then retries; set a lower value to get the RateLimitError at
+   * once instead of waiting.
+   */
+  maxRetryWait?: number | undefined;
   /** A fetch to send every request with, instead of the built-in transport. */
   fetch?: Fetch | undefined;
   /** Headers sent with every request; `null` removes one the client would send. */
@@ -52,6 +60,8 @@ export class DataPlatform {
   readonly timeout: number;
   /** Default number of retries. */
   readonly maxRetries: number;
+  /** Default longest `Retry-After` wait, in milliseconds. */
+  readonly maxRetryWait: number;
   /** Documents in collections: `/api/v1/data/{collection}`. */
   readonly data: Data;
   /** Accounts and sessions: `/api/auth/*`. */
@@ -72,6 +82,11 @@ export class DataPlatform {
   readonly #isDefaultBaseUrl: boolean;
   readonly #fetch: Transport | undefined;
   #undici: Transport | undefined;
+  #rateLimit: RateLimitInfo | null = null;
+  readonly #readHeaders = (headers: HeaderSource) => {
+    const info = readRateLimit(headers);
+    if (info) this.#rateLimit = info;
+  };
 
   constructor(options: ClientOptions = {}) {
     this.#options = options;
@@ -91,6 +106,7 @@ export class DataPlatform {
     this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
     this.timeout = options.timeout ?? 60_000;
     this.maxRetries = options.maxRetries ?? 2;
+    this.maxRetryWait = options.maxRetryWait ?? MAX_RETRY_AFTER_MS;
     this.#fetch = options.fetch ? fetchTransport(options.fetch) : undefined;
     this.#headers = { accept: 'application/json' };
     if (this.apiKey) this.#headers['x-api-key'] = this.apiKey;
@@ -117,6 +133,15 @@ export class DataPlatform {
     this.#token = token;
     if (token) this.#headers.authorization = `Bearer ${token}`;
     else delete this.#headers.authorization;
+  }
+
+  /**
+   * The API key's rate limit as the last answer with `RateLimit-*` headers told it, or null before any such answer
+   * (keys without a limit never get one). `remaining` counts down with each request of the current window.
+   * @example if (client.rateLimit?.remaining === 0) await sleep(client.rateLimit.resetSeconds * 1000);
+   */
+  get rateLimit(): RateLimitInfo | null {
+    return this.#rateLimit;
   }
 
   /** A new client with these options changed, e.g. `client.withOptions({ timeout: 5_000 })`. */
@@ -199,6 +224,8 @@ export class DataPlatform {
         target: { baseUrl: this.baseUrl, isDefault: this.#isDefaultBaseUrl },
         // A stream is read as it is sent, so there is nothing left to send again.
         maxRetries: isStreamBody(options.rawBody) ? 0 : (options.maxRetries ?? this.maxRetries),
+        maxRetryWait: options.maxRetryWait ?? this.maxRetryWait,
+        onHeaders: this.#readHeaders,
         transport: () => this.#transport(),
       },
     );

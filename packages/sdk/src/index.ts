@@ -60,6 +60,7 @@ export {
 export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
+export type { RateLimitInfo } from './internal/rate-limit.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
 export type { RequestBody } from './internal/transport.js';
 export { Auth, Passkeys, type SignInOptions } from './resources/auth.js';

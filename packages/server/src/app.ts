@@ -2,14 +2,17 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AuthLimiter } from './auth/auth-limits.js';
 import { Authenticator } from './auth/authenticate.js';
 import { enforceIpAllowlist } from './auth/ip-allowlist.js';
+import { OpenAccess } from './auth/open-access.js';
 import { KeyRateLimiter } from './auth/rate-limit.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
+import { registerUsageRecording } from './auth/usage-hook.js';
 import type { ServerConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBody } from './http/json-body.js';
 import { requestIdOf } from './http/request-id.js';
 import { createMailer } from './mail/mailer.js';
+import type { ServerOptions } from './options.js';
 import { registerAuth } from './routes/auth.js';
 import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
@@ -34,9 +37,9 @@ import { JobService } from './services/jobs.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { SettingsService } from './services/settings.js';
+import { UsageRecorder } from './services/usage-recorder.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
-import type { Clock } from './webhooks/clock.js';
 import { openWebhooks, type WebhookRuntime } from './webhooks/runtime.js';
 
 declare module 'fastify' {
@@ -47,11 +50,9 @@ declare module 'fastify' {
 }
 
 /** What `buildApp` may be given besides configuration and storage. */
-export interface AppOptions {
+export interface AppOptions extends ServerOptions {
   /** Redis and anything else several instances share. */
   shared?: SharedState;
-  /** The clock of the webhook machinery (tests move it forward). */
-  clock?: Clock;
 }
 
 /** Builds the HTTP application over an open storage (and Redis, when shared); nothing listens yet. */
@@ -91,14 +92,18 @@ export async function buildApp(
   registerErrorHandling(app);
   registerHealth(app, storage);
   await registerDocs(app);
-  const limiter = new KeyRateLimiter(shared?.redis);
+  const limiter = new KeyRateLimiter(shared?.redis, options.rateLimits);
   const sessions = new Sessions(
     storage,
     await SessionTokens.load(config, storage),
     limiter,
     config.sessionTtlSeconds,
   );
-  const auth = new Authenticator(storage, limiter, sessions);
+  const auth = options.unauthenticatedCluster
+    ? new OpenAccess(storage, limiter, options.unauthenticatedCluster)
+    : new Authenticator(storage, limiter, sessions);
+  const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
+  registerUsageRecording(app, usage);
   registerData(app, auth, new DocumentService(storage));
   registerSql(app, auth, storage);
   const planner = new BatchPlanner();

@@ -11,8 +11,11 @@ export {
 } from './bootstrap/accounts.js';
 export type { DevAccount, DevCredentials } from './bootstrap/dev-credentials.js';
 export { loadConfig, type ServerConfig } from './config.js';
+export type { ServerOptions } from './options.js';
 export { type RunningServer, startServer } from './server.js';
+export { type ApiKeyRecord, KeyService, type KeyWithSecret, type UsagePage } from './services/keys.js';
+export { type RobotRecord, RobotService } from './services/robots.js';
 export { openStorage } from './storage/index.js';
-export type { Storage } from './storage/types.js';
+export type { KeyOwner, Storage } from './storage/types.js';
 export type { Clock } from './webhooks/clock.js';
 export type { WebhookRuntime } from './webhooks/runtime.js';

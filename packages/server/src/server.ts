@@ -3,10 +3,10 @@ import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { Maintenance } from './maintenance.js';
+import type { ServerOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
 import type { Storage } from './storage/types.js';
-import type { Clock } from './webhooks/clock.js';
 
 /** A running reference server. */
 export interface RunningServer {
@@ -24,11 +24,11 @@ export interface RunningServer {
 
 /**
  * Opens the storage, builds the app, listens and starts the delivery worker; `overrides` replace settings read
- * from the environment, `clock` the time the webhook machinery reads (tests).
+ * from the environment, and `options` are settings only code can give (see ServerOptions).
  */
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
-  options: { clock?: Clock } = {},
+  options: ServerOptions = {},
 ): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const storage = await openStorage(config);
@@ -36,7 +36,7 @@ export async function startServer(
     await storage.close();
     throw error;
   });
-  const app = await buildApp(config, storage, { shared, clock: options.clock }).catch(async (error) => {
+  const app = await buildApp(config, storage, { ...options, shared }).catch(async (error) => {
     await shared.close();
     await storage.close();
     throw error;

@@ -7,6 +7,11 @@ export interface RequestOptions {
   timeout?: number;
   /** Retries after the first attempt (default: the client's `maxRetries`, 2). */
   maxRetries?: number;
+  /**
+   * Longest server-requested wait (`Retry-After`, as after a 429) to sit through before a retry, in milliseconds
+   * (default: the client's `maxRetryWait`, 60 000). A longer one ends the call with the error at once.
+   */
+  maxRetryWait?: number;
   /** Aborts the call, including any wait between retries; the call then rejects with APIUserAbortError. */
   signal?: AbortSignal;
   /** Extra headers; `null` removes a header the client would send. */

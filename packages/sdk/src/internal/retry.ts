@@ -8,7 +8,10 @@ import type { HeaderSource } from './transport.js';
  */
 const FINAL_CONFLICTS = new Set(['conflict', 'idempotency_mismatch', 'transaction_aborted']);
 
-/** The longest server-requested wait we sit through inside one call; a longer one is returned to the caller. */
+/**
+ * The longest server-requested wait sat through inside one call by default (the `maxRetryWait` option); a longer
+ * one ends the call with the error instead. A minute covers the API's `Retry-After: 60` after a rate limit.
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Whether an error answer is worth another attempt: 408, 409 (but not its final codes), 429 and 5xx. */
@@ -44,10 +47,14 @@ export function backoffDelay(retry: number, random = Math.random()): number {
 
 /**
  * How long to wait before retry number `retry` (0-based): the server's wish when it gave one, else backoff.
- * Undefined means "do not retry": the server asked for more than MAX_RETRY_AFTER_MS.
+ * Undefined means "do not retry": the server asked for more than `maxWait` milliseconds.
  */
-export function retryDelay(retry: number, headers: HeaderSource | undefined): number | undefined {
+export function retryDelay(
+  retry: number,
+  headers: HeaderSource | undefined,
+  maxWait = MAX_RETRY_AFTER_MS,
+): number | undefined {
   const asked = serverRetryDelay(headers);
   if (asked === undefined) return backoffDelay(retry);
-  return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;
+  return asked <= maxWait ? asked : undefined;
 }

@@ -2,20 +2,24 @@ import { APIError, APIUserAbortError } from '../core/error.js';
 import { connectionError, type Target } from './connection.js';
 import { toHeaders } from './headers.js';
 import { isRetryableStatus, retryDelay } from './retry.js';
-import type { RawResponse, Transport, TransportRequest } from './transport.js';
+import type { HeaderSource, RawResponse, Transport, TransportRequest } from './transport.js';
 import { sleep } from './utils.js';
 
 /** Everything one call needs besides the request itself. */
 export interface SendContext {
   target: Target;
   maxRetries: number;
+  /** The longest `Retry-After` waited for in milliseconds; a longer one ends the call with the error. */
+  maxRetryWait: number;
+  /** Sees the headers of every answer, errors and retried ones included (the client reads its rate limit there). */
+  onHeaders?: (headers: HeaderSource) => void;
   /** Chosen per attempt: MSW may patch `fetch` between two attempts of a test. */
   transport: () => Transport;
 }
 
 /**
  * Sends a request with retries: connection failures and timeouts, 408, 409 (not its final codes), 429 and 5xx,
- * waiting as the server asks or with backoff. The request, headers included (so the Idempotency-Key), is built
+ * waiting as the server asks (`Retry-After`, up to `maxRetryWait`) or with backoff. The request, headers included (so the Idempotency-Key), is built
  * once and sent unchanged by every attempt. Resolves with a 2xx/3xx answer; rejects with an APIError subclass.
  */
 export async function send(request: TransportRequest, context: SendContext): Promise<RawResponse> {
@@ -32,12 +36,13 @@ export async function send(request: TransportRequest, context: SendContext): Pro
       await wait(retryDelay(retry, undefined) ?? 0, signal);
       continue;
     }
+    context.onHeaders?.(raw.headers);
     if (raw.status < 400) return raw;
     const body = parseErrorBody(raw.body);
     const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
     const delay =
       retry < context.maxRetries && isRetryableStatus(raw.status, code)
-        ? retryDelay(retry, raw.headers)
+        ? retryDelay(retry, raw.headers, context.maxRetryWait)
         : undefined;
     if (delay === undefined) throw APIError.generate(raw.status, body, undefined, toHeaders(raw.headers));
     await wait(delay, signal);

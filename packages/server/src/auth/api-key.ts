@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -10,7 +10,8 @@ export const KEY_PREFIX = 'svc_';
 const ID_LENGTH = 16;
 const SECRET_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const KEY_LENGTH = KEY_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
+/** Length of every API key: 58 characters. */
+export const KEY_LENGTH = KEY_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
 
@@ -45,9 +46,8 @@ export interface GeneratedKey {
   hash: Buffer;
 }
 
-/** Makes a new API key. */
-export function generateApiKey(): GeneratedKey {
-  const id = randomBase62(ID_LENGTH);
+/** Makes a new API key; with `id`, a new secret for that key (rotation keeps the id, so the record keeps its name). */
+export function generateApiKey(id: string = randomBase62(ID_LENGTH)): GeneratedKey {
   const body = `${KEY_PREFIX}${id}${randomBase62(SECRET_LENGTH)}`;
   const secret = body + checksum(body);
   return { id, secret, hash: hashApiKey(secret) };
@@ -63,11 +63,26 @@ export function parseApiKey(presented: string): string | null {
 
 /** The stored form of a key. Keys carry 190 random bits, so a fast hash is enough to make a dump useless. */
 export function hashApiKey(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  // The one-shot form: no Hash object per request, about half the cost of createHash().
+  return hash('sha256', secret, 'buffer');
 }
 
 /** Constant-time comparison of a presented key against a stored hash. */
 export function apiKeyMatches(presented: string, storedHash: Buffer): boolean {
-  const hash = hashApiKey(presented);
-  return hash.length === storedHash.length && timingSafeEqual(hash, storedHash);
+  const presentedHash = hashApiKey(presented);
+  return presentedHash.length === storedHash.length && timingSafeEqual(presentedHash, storedHash);
+}
+
+/** The key id inside a key of the right length and prefix, without checking its checksum. */
+export function keyIdOf(presented: string): string | null {
+  if (presented.length !== KEY_LENGTH || !presented.startsWith(KEY_PREFIX)) return null;
+  return presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + ID_LENGTH);
+}
+
+/** Compares two keys in time that depends on their length only, without leaving JavaScript. */
+export function sameKey(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }

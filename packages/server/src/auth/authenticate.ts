@@ -2,8 +2,9 @@ import { effectiveScopes, SCOPES, satisfiesScope } from '@dataplatform/contract'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { KeyPrincipal, Storage } from '../storage/types.js';
-import { apiKeyMatches, KEY_PREFIX, parseApiKey } from './api-key.js';
-import type { KeyRateLimiter } from './rate-limit.js';
+import { KEY_PREFIX } from './api-key.js';
+import { KeyVerifier } from './key-verifier.js';
+import { applyRateDecision, type KeyRateLimiter } from './rate-limit.js';
 import { type SessionPrincipal, type Sessions, sessionTokenOf } from './sessions.js';
 
 declare module 'fastify' {
@@ -56,11 +57,15 @@ function effectiveOf(scopes: readonly string[]): Set<string> {
 
 /** Checks the credential of a data route, its scopes and its rate limit; sets the RateLimit headers. */
 export class Authenticator {
+  private readonly keys: KeyVerifier;
+
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly limiter: KeyRateLimiter,
     private readonly sessions?: Sessions,
-  ) {}
+  ) {
+    this.keys = new KeyVerifier(storage);
+  }
 
   async authenticate(
     request: FastifyRequest,
@@ -72,23 +77,19 @@ export class Authenticator {
     const presented = presentedKey(request);
     if (presented === null)
       throw new ApiError('unauthorized', 'Missing credentials: send X-API-Key or Authorization: Bearer');
-    const keyId = parseApiKey(presented);
-    const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);
-    if (!stored || !apiKeyMatches(presented, stored.secretHash))
-      throw new ApiError('unauthorized', 'Invalid API key');
+    const stored = this.keys.recall(presented) ?? (await this.keys.verify(presented));
+    if (!stored) throw new ApiError('unauthorized', 'Invalid API key');
+    // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
+    request.usageKeyId = stored.keyId;
     if (stored.status === 'paused') throw new ApiError('key_paused');
     if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= Date.now())
       throw new ApiError('key_expired');
     if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
+    // Counted before the scope check, so that every answer after authentication carries the RateLimit headers.
+    const counted = this.limiter.consume(stored.keyId, stored.tier);
+    if (counted) applyRateDecision(reply, await counted);
     if (!satisfiesScope(effectiveOf(stored.scopes), anyOf)) {
       throw new ApiError('insufficient_scope', undefined, { required: anyOf });
-    }
-    const decision = await this.limiter.consume(stored.keyId, stored.tier);
-    if (decision) {
-      reply.header('ratelimit-limit', decision.limit);
-      reply.header('ratelimit-remaining', decision.remaining);
-      reply.header('ratelimit-reset', decision.resetSeconds);
-      if (!decision.allowed) throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': 60 });
     }
     return { kind: 'key', key: stored, clusterId: stored.clusterId };
   }

@@ -1,3 +1,9 @@
+import {
+  RATE_LIMITED_RETRY_AFTER,
+  RATE_WINDOW_SECONDS,
+  type RateTier,
+  TIER_LIMITS,
+} from '@dataplatform/contract';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
@@ -7,8 +13,6 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../http/errors.js';
-import type { RateTier } from '../storage/types.js';
-import { TIER_LIMITS } from './tiers.js';
 
 /** What the rate limiter decided about one request. */
 export interface RateDecision {
@@ -26,10 +30,10 @@ export interface RateDecision {
 export class KeyRateLimiter {
   private readonly limiters = new Map<RateTier, RateLimiterAbstract>();
 
-  constructor(redis?: Redis) {
-    for (const [tier, points] of Object.entries(TIER_LIMITS) as [RateTier, number | null][]) {
+  constructor(redis?: Redis, limits: Readonly<Record<RateTier, number | null>> = TIER_LIMITS) {
+    for (const [tier, points] of Object.entries(limits) as [RateTier, number | null][]) {
       if (points === null) continue;
-      const options = { points, duration: 60, keyPrefix: `dataplatform:rl:${tier}` };
+      const options = { points, duration: RATE_WINDOW_SECONDS, keyPrefix: `dataplatform:rl:${tier}` };
       this.limiters.set(
         tier,
         redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options),
@@ -38,15 +42,17 @@ export class KeyRateLimiter {
   }
 
   /** Counts one request of `keyId`; null when its tier has no limit. */
-  async consume(keyId: string, tier: RateTier): Promise<RateDecision | null> {
+  consume(keyId: string, tier: RateTier): Promise<RateDecision> | null {
     const limiter = this.limiters.get(tier);
     if (!limiter) return null;
-    try {
-      return decision(true, limiter.points, await limiter.consume(keyId));
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(false, limiter.points, rejection);
-      throw rejection;
-    }
+    // One promise per request (the library's), not an async wrapper around it: this runs on every request.
+    return limiter.consume(keyId).then(
+      (res) => decision(true, limiter.points, res),
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return decision(false, limiter.points, rejection);
+        throw rejection;
+      },
+    );
   }
 }
 
@@ -65,5 +71,6 @@ export function applyRateDecision(reply: FastifyReply, decision: RateDecision | 
   reply.header('ratelimit-limit', decision.limit);
   reply.header('ratelimit-remaining', decision.remaining);
   reply.header('ratelimit-reset', decision.resetSeconds);
-  if (!decision.allowed) throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': 60 });
+  if (!decision.allowed)
+    throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': RATE_LIMITED_RETRY_AFTER });
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rateTierOf } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { Storage } from '../storage/types.js';
@@ -6,7 +7,6 @@ import { KEY_PREFIX } from './api-key.js';
 import type { ClientInfo } from './client.js';
 import { applyRateDecision, type KeyRateLimiter } from './rate-limit.js';
 import type { SessionTokens } from './session-tokens.js';
-import { rateTierOf } from './tiers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

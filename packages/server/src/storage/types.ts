@@ -1,4 +1,4 @@
-import type { CollectionQuery, SortKey } from '@dataplatform/contract';
+import type { CollectionQuery, RateTier, SortKey } from '@dataplatform/contract';
 import type { DeliveryStore, WebhookStore } from './webhook-types.js';
 
 export type * from './webhook-types.js';
@@ -154,8 +154,8 @@ export interface KeyPrincipal {
   tier: RateTier;
 }
 
-/** Rate-limit tiers (API.md). */
-export type RateTier = 'free' | 'starter' | 'pro' | 'enterprise';
+/** Rate-limit tiers (API.md); the table itself lives in the contract. */
+export type { RateTier };
 
 /** A stored API key, as needed to check a presented secret. */
 export interface StoredKey extends KeyPrincipal {
@@ -166,7 +166,10 @@ export interface StoredKey extends KeyPrincipal {
 export interface NewKey {
   id: string;
   clusterId: string;
+  /** The user who owns the key (directly, or through the robot that owns it); the user's plan sets its tier. */
   ownerId: string;
+  /** The robot that owns the key, or null for a key of the user. */
+  robotId?: string | null;
   name: string;
   scopes: string[];
   secretHash: Buffer;
@@ -174,13 +177,124 @@ export interface NewKey {
   expiresAt: string | null;
 }
 
-/** API keys. */
+/** Who owns keys: a user, or one of that user's robots. */
+export interface KeyOwner {
+  userId: string;
+  /** Null: the user's own keys (not those of their robots). */
+  robotId: string | null;
+}
+
+/** A stored API key as its owner sees it; `expired` is not a stored status but follows from `expiresAt`. */
+export interface KeyRow {
+  id: string;
+  name: string;
+  clusterId: string;
+  scopes: string[];
+  status: 'active' | 'paused';
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  lastRotatedAt: string | null;
+}
+
+/**
+ * API keys. Every write here can change what authentication decides, so engines that cache keys for
+ * authentication forget them first.
+ */
 export interface KeyStore {
   /** The key with this id together with its cluster and the owner's tier, or null. */
   findForAuth(keyId: string): Promise<StoredKey | null>;
+  /**
+   * True when `findForAuth` answers the same object for a key until something that could change the answer is
+   * written (an exact cache), so that a check made against that object may be remembered (auth/key-verifier.ts).
+   */
+  readonly stableAuthResults: boolean;
+  /** What `findForAuth` would answer, when the engine holds it in its exact cache right now; no I/O, no promise. */
+  cachedForAuth?(keyId: string): StoredKey | undefined;
   create(key: NewKey): Promise<void>;
   /** Pauses or resumes a key. */
   setStatus(keyId: string, status: 'active' | 'paused'): Promise<void>;
+  /** The keys of an owner, newest first. */
+  list(owner: KeyOwner): Promise<KeyRow[]>;
+  /** The key when it belongs to this owner, else null. */
+  get(owner: KeyOwner, keyId: string): Promise<KeyRow | null>;
+  /** Replaces the secret's hash; the old secret stops working at once. False when the key is gone. */
+  rotate(keyId: string, secretHash: Buffer, rotatedAt: string): Promise<boolean>;
+  /** Removes the key and its usage history; false when it was already gone. */
+  delete(keyId: string): Promise<boolean>;
+}
+
+/** Outcome of a request in a key's usage history. */
+export type UsageOutcome = 'success' | 'denied';
+
+/** One request made with a key, as it is handed to storage. */
+export interface UsageRecord {
+  keyId: string;
+  method: string;
+  path: string;
+  status: number;
+  /** When it was answered, in milliseconds since the epoch. */
+  at: number;
+  ip: string;
+  userAgent: string | null;
+}
+
+/** One request in a key's usage history, as it is listed. */
+export interface UsageEntry {
+  method: string;
+  path: string;
+  outcome: UsageOutcome;
+  status: number;
+  timestamp: string;
+  ip: string;
+  userAgent: string | null;
+}
+
+/** A page query of a key's usage history. */
+export interface UsageQuery {
+  outcome?: UsageOutcome | undefined;
+  limit: number;
+  skip: number;
+}
+
+/** The usage history of API keys. */
+export interface KeyUsageStore {
+  /**
+   * Appends records and moves each key's `lastUsedAt` to its latest record, in one transaction. Records of keys
+   * deleted meanwhile are dropped.
+   */
+  record(records: readonly UsageRecord[]): Promise<void>;
+  /** A page of one key's entries, newest first, and the number of matching entries. */
+  list(keyId: string, query: UsageQuery): Promise<{ rows: UsageEntry[]; total: number }>;
+}
+
+/** A new robot (service account). */
+export interface NewRobot {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** The most its keys may hold. */
+  scopes: string[];
+  createdAt: string;
+}
+
+/** A stored robot as its owner sees it. */
+export interface RobotRow {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+}
+
+/** Robots: named service identities owned by a user, which own API keys. */
+export interface RobotStore {
+  create(robot: NewRobot): Promise<void>;
+  /** The robots of a user, newest first. */
+  list(ownerId: string): Promise<RobotRow[]>;
+  /** The robot when it belongs to this user, else null. */
+  get(ownerId: string, robotId: string): Promise<RobotRow | null>;
+  /** Removes the robot of this user and, in the same transaction, its keys; false when there was none. */
+  delete(ownerId: string, robotId: string): Promise<boolean>;
 }
 
 /** A new account: a user, their billing account and their default cluster. */
@@ -227,6 +341,11 @@ export interface AccountStore {
   /** The IP allowlist of the user; empty when none is set. */
   ipAllowlist(userId: string): Promise<string[]>;
   setIpAllowlist(userId: string, entries: readonly string[], now: string): Promise<void>;
+  /**
+   * The cluster a new key of this user goes to: `clusterId` when the user owns it, the user's first cluster when
+   * `clusterId` is null; null when the user owns no such cluster.
+   */
+  ownedCluster(userId: string, clusterId: string | null): Promise<string | null>;
 }
 
 /** A new session of a signed-in user. */
@@ -467,6 +586,8 @@ export interface Storage {
   readonly documents: DocumentStore;
   readonly idempotency: IdempotencyStore;
   readonly keys: KeyStore;
+  readonly usage: KeyUsageStore;
+  readonly robots: RobotStore;
   readonly accounts: AccountStore;
   readonly tasks: TaskStore;
   readonly queries: QueryStore;

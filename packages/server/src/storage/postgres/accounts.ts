@@ -68,4 +68,14 @@ export class PostgresAccounts implements AccountStore {
       INSERT INTO ip_allowlists (user_id, entries, updated_at) VALUES (${userId}, ${this.sql.json([...entries])}, ${now})
       ON CONFLICT (user_id) DO UPDATE SET entries = excluded.entries, updated_at = excluded.updated_at`;
   }
+
+  async ownedCluster(userId: string, clusterId: string | null): Promise<string | null> {
+    const [row] =
+      clusterId === null
+        ? await this.sql<{ id: string }[]>`
+            SELECT id FROM clusters WHERE owner_id = ${userId} ORDER BY created_at, id LIMIT 1`
+        : await this.sql<{ id: string }[]>`
+            SELECT id FROM clusters WHERE owner_id = ${userId} AND id = ${clusterId}`;
+    return row?.id ?? null;
+  }
 }

@@ -12,10 +12,12 @@ import { PostgresNotifications } from './notifications.js';
 import { PostgresOutbox } from './outbox.js';
 import { SubscriptionPresence } from './presence.js';
 import { PostgresQueries } from './query.js';
+import { PostgresRobots } from './robots.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
 import { PostgresSignIn } from './sign-in.js';
 import { PostgresTasks } from './tasks.js';
+import { PostgresUsage } from './usage.js';
 import { PostgresWebhooks } from './webhooks.js';
 
 /** Settings of the PostgreSQL engine. */
@@ -47,6 +49,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     documents: new PostgresDocuments(sql, new PostgresCollections(sql), idempotency, outbox),
     idempotency,
     keys: new PostgresKeys(sql),
+    usage: new PostgresUsage(sql),
+    robots: new PostgresRobots(sql),
     accounts: new PostgresAccounts(sql),
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),

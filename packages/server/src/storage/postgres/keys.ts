@@ -1,6 +1,6 @@
+import { rateTierOf } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
-import { rateTierOf } from '../../auth/tiers.js';
-import type { KeyStore, NewKey, StoredKey } from '../types.js';
+import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../types.js';
 
 interface AuthRow {
   keyId: string;
@@ -15,9 +15,22 @@ interface AuthRow {
   enterprise: boolean;
 }
 
-/** API keys on PostgreSQL. */
+/** API keys on PostgreSQL. No cache: other instances write here too, so every authentication reads the row. */
 export class PostgresKeys implements KeyStore {
+  readonly stableAuthResults = false;
+
   constructor(private readonly sql: Sql) {}
+
+  private columns() {
+    return this.sql`id, name, cluster_id AS "clusterId", scopes, status, created_at AS "createdAt",
+      expires_at AS "expiresAt", last_used_at AS "lastUsedAt", last_rotated_at AS "lastRotatedAt"`;
+  }
+
+  private ownedBy(owner: KeyOwner) {
+    return owner.robotId === null
+      ? this.sql`owner_id = ${owner.userId} AND robot_id IS NULL`
+      : this.sql`owner_id = ${owner.userId} AND robot_id = ${owner.robotId}`;
+  }
 
   async findForAuth(keyId: string): Promise<StoredKey | null> {
     const [row] = await this.sql<AuthRow[]>`
@@ -35,12 +48,36 @@ export class PostgresKeys implements KeyStore {
 
   async create(key: NewKey): Promise<void> {
     await this.sql`
-      INSERT INTO api_keys (id, cluster_id, owner_id, name, scopes, secret_hash, status, created_at, expires_at)
-      VALUES (${key.id}, ${key.clusterId}, ${key.ownerId}, ${key.name}, ${this.sql.json(key.scopes)}, ${key.secretHash},
-              'active', ${key.createdAt}, ${key.expiresAt})`;
+      INSERT INTO api_keys (id, cluster_id, owner_id, robot_id, name, scopes, secret_hash, status, created_at, expires_at)
+      VALUES (${key.id}, ${key.clusterId}, ${key.ownerId}, ${key.robotId ?? null}, ${key.name},
+              ${this.sql.json(key.scopes)}, ${key.secretHash}, 'active', ${key.createdAt}, ${key.expiresAt})`;
   }
 
   async setStatus(keyId: string, status: 'active' | 'paused'): Promise<void> {
     await this.sql`UPDATE api_keys SET status = ${status} WHERE id = ${keyId}`;
+  }
+
+  async list(owner: KeyOwner): Promise<KeyRow[]> {
+    const rows = await this.sql<KeyRow[]>`
+      SELECT ${this.columns()} FROM api_keys WHERE ${this.ownedBy(owner)} ORDER BY created_at DESC, seq DESC`;
+    return [...rows];
+  }
+
+  async get(owner: KeyOwner, keyId: string): Promise<KeyRow | null> {
+    const [row] = await this.sql<KeyRow[]>`
+      SELECT ${this.columns()} FROM api_keys WHERE id = ${keyId} AND ${this.ownedBy(owner)}`;
+    return row ?? null;
+  }
+
+  async rotate(keyId: string, secretHash: Buffer, rotatedAt: string): Promise<boolean> {
+    const result = await this.sql`
+      UPDATE api_keys SET secret_hash = ${secretHash}, last_rotated_at = ${rotatedAt} WHERE id = ${keyId}`;
+    return result.count === 1;
+  }
+
+  async delete(keyId: string): Promise<boolean> {
+    // The usage history goes with the key (ON DELETE CASCADE).
+    const result = await this.sql`DELETE FROM api_keys WHERE id = ${keyId}`;
+    return result.count === 1;
   }
 }

@@ -241,6 +241,33 @@ const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE robots (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    scopes JSONB NOT NULL,
+    created_at TEXT NOT NULL,
+    seq BIGSERIAL
+  );
+  CREATE INDEX robots_by_owner ON robots (owner_id, created_at);
+  ALTER TABLE api_keys ADD COLUMN robot_id TEXT REFERENCES robots(id) ON DELETE CASCADE;
+  -- Creation order of keys made in the same millisecond (SQLite has its rowid for this).
+  ALTER TABLE api_keys ADD COLUMN seq BIGSERIAL;
+  CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at);
+  CREATE INDEX api_keys_by_robot ON api_keys (robot_id);
+  -- One row per key per write of the usage recorder: its requests as JSON (see storage/usage-batches.ts).
+  CREATE TABLE api_key_usage (
+    id BIGSERIAL PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    denied INTEGER NOT NULL,
+    entries TEXT NOT NULL
+  );
+  CREATE INDEX api_key_usage_by_key ON api_key_usage (key_id, last_at DESC, id DESC);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

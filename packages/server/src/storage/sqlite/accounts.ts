@@ -39,6 +39,12 @@ export class SqliteAccounts implements AccountStore {
         `INSERT INTO ip_allowlists (user_id, entries, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET entries = excluded.entries, updated_at = excluded.updated_at`,
       ),
+      ownedCluster: db.prepare<[string, string], { id: string }>(
+        'SELECT id FROM clusters WHERE owner_id = ? AND id = ?',
+      ),
+      firstCluster: db.prepare<[string], { id: string }>(
+        'SELECT id FROM clusters WHERE owner_id = ? ORDER BY created_at, rowid LIMIT 1',
+      ),
     };
   }
 
@@ -93,6 +99,12 @@ export class SqliteAccounts implements AccountStore {
 
   async setIpAllowlist(userId: string, entries: readonly string[], now: string): Promise<void> {
     this.stmt.setAllowlist.run(userId, JSON.stringify(entries), now);
+  }
+
+  async ownedCluster(userId: string, clusterId: string | null): Promise<string | null> {
+    const row =
+      clusterId === null ? this.stmt.firstCluster.get(userId) : this.stmt.ownedCluster.get(userId, clusterId);
+    return row?.id ?? null;
   }
 }
 

@@ -13,10 +13,12 @@ import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
+import { SqliteRobots } from './robots.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteSignIn } from './sign-in.js';
 import { SqliteTasks } from './tasks.js';
+import { SqliteUsage } from './usage.js';
 import { SqliteSubscriptionCache, SqliteWebhooks } from './webhooks.js';
 
 /** Settings of the SQLite engine. */
@@ -57,6 +59,8 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     documents: new SqliteDocuments(db, idempotency, outbox),
     idempotency,
     keys: new SqliteKeys(db, authCache),
+    usage: new SqliteUsage(db),
+    robots: new SqliteRobots(db, authCache),
     accounts: new SqliteAccounts(db, authCache),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),

@@ -1,6 +1,6 @@
+import { rateTierOf } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
-import { rateTierOf } from '../../auth/tiers.js';
-import type { KeyStore, NewKey, StoredKey } from '../types.js';
+import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../types.js';
 import type { AuthCache, CachedKey } from './auth-cache.js';
 
 interface AuthRow {
@@ -16,8 +16,14 @@ interface AuthRow {
   enterprise: number;
 }
 
-/** API keys on SQLite. */
+type StoredRow = Omit<KeyRow, 'scopes'> & { scopes: string };
+
+const ROW_COLUMNS = `id, name, cluster_id AS clusterId, scopes, status, created_at AS createdAt,
+  expires_at AS expiresAt, last_used_at AS lastUsedAt, last_rotated_at AS lastRotatedAt`;
+
+/** API keys on SQLite. Every write empties the authentication cache first, so that it stays exact. */
 export class SqliteKeys implements KeyStore {
+  readonly stableAuthResults = true;
   private readonly stmt;
 
   constructor(
@@ -34,35 +40,88 @@ export class SqliteKeys implements KeyStore {
         JOIN billing_accounts b ON b.user_id = k.owner_id
         WHERE k.id = ?`),
       insert: db.prepare(`
-        INSERT INTO api_keys (id, cluster_id, owner_id, name, scopes, secret_hash, status, created_at, expires_at)
-        VALUES (@id, @clusterId, @ownerId, @name, @scopes, @secretHash, 'active', @createdAt, @expiresAt)`),
+        INSERT INTO api_keys (id, cluster_id, owner_id, robot_id, name, scopes, secret_hash, status, created_at, expires_at)
+        VALUES (@id, @clusterId, @ownerId, @robotId, @name, @scopes, @secretHash, 'active', @createdAt, @expiresAt)`),
       setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
+      // `rowid` breaks ties of keys made in the same millisecond: the later one first.
+      listOfUser: db.prepare<[string], StoredRow>(
+        `SELECT ${ROW_COLUMNS} FROM api_keys WHERE owner_id = ? AND robot_id IS NULL ORDER BY created_at DESC, rowid DESC`,
+      ),
+      listOfRobot: db.prepare<[string, string], StoredRow>(
+        `SELECT ${ROW_COLUMNS} FROM api_keys WHERE owner_id = ? AND robot_id = ? ORDER BY created_at DESC, rowid DESC`,
+      ),
+      getOfUser: db.prepare<[string, string], StoredRow>(
+        `SELECT ${ROW_COLUMNS} FROM api_keys WHERE id = ? AND owner_id = ? AND robot_id IS NULL`,
+      ),
+      getOfRobot: db.prepare<[string, string, string], StoredRow>(
+        `SELECT ${ROW_COLUMNS} FROM api_keys WHERE id = ? AND owner_id = ? AND robot_id = ?`,
+      ),
+      rotate: db.prepare('UPDATE api_keys SET secret_hash = ?, last_rotated_at = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM api_keys WHERE id = ?'),
     };
   }
 
+  cachedForAuth(keyId: string): StoredKey | undefined {
+    const cached = this.cache.get(keyId);
+    return cached !== undefined && Date.now() < cached.tierUntil ? cached.key : undefined;
+  }
+
   async findForAuth(keyId: string): Promise<StoredKey | null> {
-    let cached = this.cache.get(keyId);
-    if (!cached) {
-      const row = this.stmt.findForAuth.get(keyId);
-      if (!row) return null;
-      cached = toCached(row);
-      this.cache.set(keyId, cached);
-    }
-    return { ...cached.key, tier: rateTierOf(cached.billing) };
+    const cached = this.cachedForAuth(keyId);
+    if (cached !== undefined) return cached;
+    const row = this.stmt.findForAuth.get(keyId);
+    if (!row) return null;
+    const entry = toCached(row);
+    this.cache.set(keyId, entry);
+    return entry.key;
   }
 
   async create(key: NewKey): Promise<void> {
     this.cache.invalidate();
-    this.stmt.insert.run({ ...key, scopes: JSON.stringify(key.scopes) });
+    this.stmt.insert.run({ ...key, robotId: key.robotId ?? null, scopes: JSON.stringify(key.scopes) });
   }
 
   async setStatus(keyId: string, status: 'active' | 'paused'): Promise<void> {
     this.cache.invalidate();
     this.stmt.setStatus.run(status, keyId);
   }
+
+  async list(owner: KeyOwner): Promise<KeyRow[]> {
+    const rows =
+      owner.robotId === null
+        ? this.stmt.listOfUser.all(owner.userId)
+        : this.stmt.listOfRobot.all(owner.userId, owner.robotId);
+    return rows.map(toKeyRow);
+  }
+
+  async get(owner: KeyOwner, keyId: string): Promise<KeyRow | null> {
+    const row =
+      owner.robotId === null
+        ? this.stmt.getOfUser.get(keyId, owner.userId)
+        : this.stmt.getOfRobot.get(keyId, owner.userId, owner.robotId);
+    return row ? toKeyRow(row) : null;
+  }
+
+  async rotate(keyId: string, secretHash: Buffer, rotatedAt: string): Promise<boolean> {
+    this.cache.invalidate();
+    return this.stmt.rotate.run(secretHash, rotatedAt, keyId).changes === 1;
+  }
+
+  async delete(keyId: string): Promise<boolean> {
+    this.cache.invalidate();
+    // The usage history goes with the key (ON DELETE CASCADE).
+    return this.stmt.delete.run(keyId).changes === 1;
+  }
+}
+
+function toKeyRow(row: StoredRow): KeyRow {
+  return { ...row, scopes: JSON.parse(row.scopes) };
 }
 
 function toCached(row: AuthRow): CachedKey {
+  const billing = { plan: row.plan, trialExpiresAt: row.trialExpiresAt, enterprise: row.enterprise === 1 };
+  const now = Date.now();
+  const trialEnds = row.trialExpiresAt === null ? Number.NaN : Date.parse(row.trialExpiresAt);
   return {
     key: {
       keyId: row.keyId,
@@ -72,7 +131,9 @@ function toCached(row: AuthRow): CachedKey {
       status: row.status,
       expiresAt: row.expiresAt,
       secretHash: row.secretHash,
+      tier: rateTierOf(billing, now),
     },
-    billing: { plan: row.plan, trialExpiresAt: row.trialExpiresAt, enterprise: row.enterprise === 1 },
+    // A running trial's end changes the tier: the entry is read again from then on.
+    tierUntil: trialEnds > now ? trialEnds : Number.POSITIVE_INFINITY,
   };
 }

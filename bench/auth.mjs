@@ -1,0 +1,56 @@
+/**
+ * `pnpm bench:auth`: the key-authentication benchmark alone (see lib/auth.mjs); prints its section of
+ * docs/benchmarks.md and writes it into the page in place of the previous one.
+ * Options: --connections 50 --duration 10 --warmup 3 --rounds 3 --documents 10000 --skip-build --out docs/benchmarks.md
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { renderAuthSection, runAuthBenchmark } from './lib/auth.mjs';
+import { replaceSection } from './lib/batch.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const { values: opts } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '50' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
+    documents: { type: 'string', default: '10000' },
+    'skip-build': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
+  },
+});
+process.on('SIGINT', () => process.exit(130));
+
+if (!opts['skip-build']) {
+  for (const name of ['@dataplatform/contract', '@dataplatform/server']) {
+    const built = spawnSync('pnpm', ['--filter', name, 'run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error(`pnpm --filter ${name} build failed`);
+  }
+}
+const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-auth-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+console.log('key authentication (GET by id):');
+const measured = await runAuthBenchmark({
+  referenceScript: join(here, 'servers', 'reference.mjs'),
+  work,
+  ...Object.fromEntries(
+    ['connections', 'duration', 'warmup', 'rounds', 'documents'].map((name) => [name, Number(opts[name])]),
+  ),
+  log: console.log,
+});
+const args = process.argv.slice(2).join(' ');
+const section = renderAuthSection(measured, {
+  command: `pnpm bench:auth${args ? ` ${args}` : ''}`,
+  date: new Date().toISOString().slice(0, 10),
+});
+console.log(`\n${section}`);
+const page = resolve(opts.out);
+const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
+writeFileSync(page, replaceSection(current, 'Key authentication', section));
+console.log(`Wrote ${page}`);

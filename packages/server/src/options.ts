@@ -1,0 +1,20 @@
+import type { RateTier } from '@dataplatform/contract';
+import type { Clock } from './webhooks/clock.js';
+
+/**
+ * Settings that only code can give the server (tests and benchmarks), deliberately not read from the
+ * environment: a production deployment cannot switch them on by mistake.
+ */
+export interface ServerOptions {
+  /**
+   * Benchmarks only: turns authentication, rate limiting and usage history off; every data request acts on this
+   * cluster with every scope.
+   */
+  unauthenticatedCluster?: string;
+  /** Requests per minute per key by tier, instead of API.md's table. */
+  rateLimits?: Readonly<Record<RateTier, number | null>>;
+  /** How often the usage history is written, in milliseconds (default 100). */
+  usageFlushIntervalMs?: number;
+  /** The clock of the webhook machinery (tests move it forward). */
+  clock?: Clock;
+}

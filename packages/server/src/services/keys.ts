@@ -1,0 +1,167 @@
+import {
+  type ApiKey,
+  ApiKeyCreate,
+  type ApiKeyUsageEntry,
+  ApiKeyUsageQuery,
+  isJsonObject,
+} from '@dataplatform/contract';
+import type { z } from 'zod';
+import { generateApiKey, KEY_PREFIX } from '../auth/api-key.js';
+import { ApiError } from '../http/errors.js';
+import { validate } from '../http/validate.js';
+import type { KeyOwner, KeyRow, Storage } from '../storage/types.js';
+import { expiryOf, hasExpired } from './key-expiry.js';
+import { assertGrantable, scopesOfUser } from './key-scopes.js';
+
+/** An API key record as the key routes answer it (API.md). */
+export type ApiKeyRecord = z.output<typeof ApiKey>;
+
+/** A key with its secret: the answer to creation and rotation, the only times the secret is shown. */
+export interface KeyWithSecret {
+  key: ApiKeyRecord;
+  secret: string;
+}
+
+/** One page of a key's usage history. */
+export interface UsagePage {
+  data: z.output<typeof ApiKeyUsageEntry>[];
+  total: number;
+}
+
+/**
+ * The life cycle of API keys (API.md "Dashboard areas"): create, list, get, pause, resume, rotate, delete and the
+ * usage history. Every operation acts for an owner, a user or one of their robots, and sees only that owner's
+ * keys: another owner's key is 404 `not_found`, as if it did not exist.
+ */
+export class KeyService {
+  constructor(
+    private readonly storage: Storage,
+    /** The clock; tests set it to make keys whose expiry has passed. */
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Creates a key from a request body `{ name, scopes, clusterId?, expiresIn?, expiresAt? }`; the scopes must be
+   * held by the owner (`grantable`: the robot's scopes for a robot's key), the cluster owned by the user.
+   */
+  async create(
+    owner: KeyOwner,
+    body: unknown,
+    grantable = scopesOfUser(owner.userId),
+  ): Promise<KeyWithSecret> {
+    if (!isJsonObject(body))
+      throw new ApiError('invalid_body', 'Body must be a JSON object: { "name", "scopes" }');
+    const input = validate(ApiKeyCreate, body, 'body');
+    assertGrantable(input.scopes, grantable);
+    const now = this.now();
+    const expiresAt = expiryOf(input, now);
+    const clusterId = await this.storage.accounts.ownedCluster(owner.userId, input.clusterId ?? null);
+    if (clusterId === null) {
+      throw input.clusterId === undefined
+        ? new ApiError('conflict', 'The account has no cluster to create a key in')
+        : new ApiError('not_found', `Cluster ${input.clusterId} not found`, { clusterId: input.clusterId });
+    }
+    const generated = generateApiKey();
+    await this.storage.keys.create({
+      id: generated.id,
+      clusterId,
+      ownerId: owner.userId,
+      robotId: owner.robotId,
+      name: input.name,
+      scopes: input.scopes,
+      secretHash: generated.hash,
+      createdAt: new Date(now).toISOString(),
+      expiresAt,
+    });
+    return { key: await this.get(owner, generated.id), secret: generated.secret };
+  }
+
+  /** Every key of the owner, newest first. */
+  async list(owner: KeyOwner): Promise<{ data: ApiKeyRecord[] }> {
+    const now = this.now();
+    return { data: (await this.storage.keys.list(owner)).map((row) => toRecord(row, now)) };
+  }
+
+  /** One key of the owner; 404 `not_found` for any other. */
+  async get(owner: KeyOwner, keyId: string): Promise<ApiKeyRecord> {
+    return toRecord(await this.find(owner, keyId), this.now());
+  }
+
+  /** Stops the key from working; its usage history is kept. Pausing a paused key changes nothing. */
+  async pause(owner: KeyOwner, keyId: string): Promise<ApiKeyRecord> {
+    await this.findUnexpired(owner, keyId, 'paused');
+    await this.storage.keys.setStatus(keyId, 'paused');
+    return this.get(owner, keyId);
+  }
+
+  /** Makes a paused key work again. Resuming an active key changes nothing; an expired one stays expired (409). */
+  async resume(owner: KeyOwner, keyId: string): Promise<ApiKeyRecord> {
+    await this.findUnexpired(owner, keyId, 'resumed');
+    await this.storage.keys.setStatus(keyId, 'active');
+    return this.get(owner, keyId);
+  }
+
+  /**
+   * Gives an active key a new secret; the old one stops working at once (every instance reads the new hash on its
+   * next request). A paused or expired key cannot be rotated (409 `conflict`): resume it, or create a new one.
+   */
+  async rotate(owner: KeyOwner, keyId: string): Promise<KeyWithSecret> {
+    const row = await this.findUnexpired(owner, keyId, 'rotated');
+    if (row.status === 'paused')
+      throw new ApiError('conflict', 'A paused key cannot be rotated; resume it first');
+    const generated = generateApiKey(keyId);
+    if (!(await this.storage.keys.rotate(keyId, generated.hash, new Date(this.now()).toISOString()))) {
+      throw notFound(keyId);
+    }
+    return { key: await this.get(owner, keyId), secret: generated.secret };
+  }
+
+  /** Removes the key and its usage history for good; requests with it then answer 401 `unauthorized`. */
+  async delete(owner: KeyOwner, keyId: string): Promise<{ _id: string; deleted: true }> {
+    await this.find(owner, keyId);
+    if (!(await this.storage.keys.delete(keyId))) throw notFound(keyId);
+    return { _id: keyId, deleted: true };
+  }
+
+  /** A page of the key's usage history, newest first, from a query `{ outcome?, limit?, skip? }`. */
+  async usage(owner: KeyOwner, keyId: string, query: unknown): Promise<UsagePage> {
+    const { outcome, limit, skip } = validate(ApiKeyUsageQuery, query ?? {}, 'query');
+    await this.find(owner, keyId);
+    const { rows, total } = await this.storage.usage.list(keyId, { outcome, limit, skip });
+    return { data: rows, total };
+  }
+
+  private async find(owner: KeyOwner, keyId: string): Promise<KeyRow> {
+    const row = await this.storage.keys.get(owner, keyId);
+    if (!row) throw notFound(keyId);
+    return row;
+  }
+
+  private async findUnexpired(owner: KeyOwner, keyId: string, verb: string): Promise<KeyRow> {
+    const row = await this.find(owner, keyId);
+    if (hasExpired(row.expiresAt, this.now())) {
+      throw new ApiError('conflict', `An expired key cannot be ${verb}; create a new key instead`);
+    }
+    return row;
+  }
+}
+
+function notFound(keyId: string): ApiError {
+  return new ApiError('not_found', `API key ${keyId} not found`);
+}
+
+/** The API shape of a stored key; `expired` is derived from the expiry instant. */
+function toRecord(row: KeyRow, now: number): ApiKeyRecord {
+  return {
+    _id: row.id,
+    name: row.name,
+    prefix: `${KEY_PREFIX}${row.id}`,
+    scopes: row.scopes,
+    status: hasExpired(row.expiresAt, now) ? 'expired' : row.status,
+    clusterId: row.clusterId,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    lastRotatedAt: row.lastRotatedAt,
+  };
+}
