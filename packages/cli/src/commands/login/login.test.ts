@@ -1,13 +1,22 @@
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseArgs, runCli, tempConfigDir } from '../../../test/harness.js';
+import { parseArgs, runCli, tempConfigDir, testIO } from '../../../test/harness.js';
 import { MOCK_BASE_URL, useMockApi } from '../../../test/mock-api.js';
+import { main } from '../../main.js';
 import { newLogoutCommand } from '../logout/logout.js';
 import { newLoginCommand } from './login.js';
 
 describe('dp login and logout: arguments', () => {
   it.each([
+    { argv: [], options: { browser: true, open: true, timeout: 300, passwordStdin: false }, flags: {} },
+    { argv: ['--no-browser'], options: { browser: false, open: true, timeout: 300 }, flags: {} },
+    {
+      argv: ['--no-open', '--timeout', '30'],
+      options: { browser: true, open: false, timeout: 30 },
+      flags: {},
+    },
     { argv: ['--email', 'a@b.c'], options: { email: 'a@b.c', passwordStdin: false }, flags: {} },
     {
       argv: ['--email', 'a@b.c', '--password-stdin'],
@@ -23,6 +32,14 @@ describe('dp login and logout: arguments', () => {
   ])('$argv', async ({ argv, options, flags }) => {
     const parsed = await parseArgs(newLoginCommand, argv);
     expect(parsed).toMatchObject({ ok: true, options, flags });
+  });
+
+  it.each([
+    ['--timeout', '0'],
+    ['--timeout', 'soon'],
+    ['--timeout', '3601'],
+  ])('refuses %s %s', async (...argv) => {
+    expect(await parseArgs(newLoginCommand, argv)).toMatchObject({ ok: false, code: 2 });
   });
 
   it('logout takes no argument', async () => {
@@ -122,10 +139,46 @@ describe('dp login and logout: run', () => {
     ]);
   });
 
-  it('refuses no way or two ways to sign in', async () => {
+  it('refuses two ways to sign in, and browser options with a credential', async () => {
     const { env } = setup();
-    expect((await runCli(['login'], { env })).code).toBe(2);
     expect((await runCli(['login', '--email', 'a@b.c', '--token', 't'], { env })).code).toBe(2);
+    const mixed = await runCli(['login', '--token', 't', '--no-browser'], { env });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--no-browser and --no-open go with a sign-in in the browser');
+    expect((await runCli(['login', '--email', 'a@b.c', '--no-open'], { env })).code).toBe(2);
+    expect(api.requests()).toEqual([]);
+  });
+
+  it('without a credential, waits on loopback for the sign-in page to post the session, then saves it', async () => {
+    const token = await signUp();
+    const { env, saved } = setup();
+    const { io, stderr, stdout } = testIO({ env });
+    const exit = main(['login', '--no-open', '--json'], io);
+    const url = new URL(await waitForUrl(stderr));
+    expect(`${url.origin}${url.pathname}`).toBe(`${MOCK_BASE_URL}/login`);
+    const callback = url.searchParams.get('redirect_to') ?? '';
+    expect(callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const state = url.searchParams.get('state') ?? '';
+    expect(state).toMatch(/^[\w-]{43}$/);
+
+    expect((await postForm(callback, { token: 'stolen', state: 'guess' })).status).toBe(400);
+    expect((await postForm(callback, { token: 'stolen', state: '' })).status).toBe(400);
+    const accepted = await postForm(callback, { token, expiresAt: '2099-01-01T00:00:00.000Z', state });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toContain('Signed in — you can close this tab');
+
+    expect(await exit).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ credential: 'token', user: { email: 'ada@example.com' } });
+    expect(saved().profiles.default.token).toBe(token);
+    expect(api.requests().slice(1)).toEqual(['GET /api/auth/me']);
+  });
+
+  it('gives up with status 3 when the browser never answers', async () => {
+    const { env } = setup();
+    const result = await runCli(['login', '--no-open', '--timeout', '1'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('no sign-in arrived from the browser within 1 second');
+    expect(result.stderr).toContain('dp login --no-browser');
     expect(api.requests()).toEqual([]);
   });
 
@@ -146,3 +199,38 @@ describe('dp login and logout: run', () => {
     ]);
   });
 });
+
+async function waitForUrl(stderr: () => string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const found = /^ {2}(http\S+)$/m.exec(stderr());
+    if (found) return found[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no address printed: ${stderr()}`);
+}
+
+/**
+ * Posts a form as the sign-in page's browser would, over a plain socket: MSW intercepts fetch and node:http in
+ * this process, and the loopback listener is a real server.
+ */
+function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; body: string }> {
+  const { hostname, port, pathname } = new URL(url);
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.end(
+        `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+      resolve({ status, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.on('error', reject);
+  });
+}
