@@ -11,6 +11,7 @@ export * from './schemas/activity.js';
 export * from './schemas/auth.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
+export * from './schemas/device.js';
 export * from './schemas/document.js';
 export * from './schemas/job.js';
 export * from './schemas/settings.js';

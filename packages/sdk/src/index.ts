@@ -54,7 +54,7 @@ export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
 export type { RequestBody } from './internal/transport.js';
-export { Auth, Passkeys, type SignInOptions } from './resources/auth.js';
+export { Auth, DeviceSignIn, Passkeys, type SignInOptions } from './resources/auth.js';
 export type {
   BatchData,
   BatchError,

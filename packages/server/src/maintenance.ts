@@ -28,6 +28,12 @@ const TASKS: readonly Task[] = [
     everyMs: 60 * 60 * 1000,
     run: (storage) => storage.signIn.purgeFlows(new Date().toISOString()),
   },
+  {
+    // Device sign-ins nobody confirmed, or whose program stopped polling, are dead after their 10 minutes.
+    name: 'purge-expired-device-sign-ins',
+    everyMs: 60 * 60 * 1000,
+    run: (storage) => storage.deviceAuthorizations.purge(new Date().toISOString()),
+  },
 ];
 
 /**

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../errors.js';
 import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
+import { deviceRoutes } from './device.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { logsRoutes } from './logs.js';
 import { settingsRoutes } from './settings.js';
@@ -12,6 +13,7 @@ import type { RouteAuth, RouteDefinition } from './types.js';
 export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
+export { deviceRoutes } from './device.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { logsRoutes } from './logs.js';
 export { settingsRoutes } from './settings.js';
@@ -26,6 +28,7 @@ export const routes: readonly RouteDefinition[] = [
   ...batchRoutes,
   ...importRoutes,
   ...authRoutes,
+  ...deviceRoutes,
   ...identityProviderRoutes,
   ...webauthnRoutes,
   ...settingsRoutes,
@@ -39,6 +42,7 @@ export type RouteId =
   | (typeof sqlRoutes)[number]['id']
   | (typeof batchRoutes)[number]['id']
   | (typeof authRoutes)[number]['id']
+  | (typeof deviceRoutes)[number]['id']
   | (typeof identityProviderRoutes)[number]['id']
   | (typeof webauthnRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']

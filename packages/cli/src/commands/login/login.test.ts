@@ -49,7 +49,8 @@ describe('dp login and logout: arguments', () => {
 });
 
 describe('dp login and logout: run', () => {
-  const api = useMockApi();
+  // One second between device polls (the server's default is 5) keeps the device tests short.
+  const api = useMockApi({ deviceSignIn: { pollIntervalSeconds: 1 } });
   const password = 'correct horse battery';
 
   async function signUp(email = 'ada@example.com') {
@@ -171,6 +172,73 @@ describe('dp login and logout: run', () => {
     expect(JSON.parse(stdout())).toMatchObject({ credential: 'token', user: { email: 'ada@example.com' } });
     expect(saved().profiles.default.token).toBe(token);
     expect(api.requests().slice(1)).toEqual(['GET /api/auth/me']);
+  });
+
+  async function startDeviceLogin(env: Record<string, string>) {
+    const { io, stderr, stdout } = testIO({ env });
+    const exit = main(['login', '--no-browser', '--json'], io);
+    let code: string | undefined;
+    for (let i = 0; i < 200 && !code; i++) {
+      code = /^ {4}([A-Z]{4}-[A-Z]{4})$/m.exec(stderr())?.[1];
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (!code) throw new Error(`no code printed: ${stderr()}`);
+    return { exit, code, stderr, stdout };
+  }
+
+  const decide = (verdict: 'approve' | 'deny', userCode: string, token: string) =>
+    fetch(`${MOCK_BASE_URL}/api/auth/device/${verdict}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ userCode }),
+    });
+
+  it('--no-browser prints the address and a short code, polls until the code is approved, and saves the session', async () => {
+    const token = await signUp();
+    const { env, saved } = setup();
+    const login = await startDeviceLogin(env);
+    expect(login.stderr()).toContain(`open ${MOCK_BASE_URL}/device on any device and enter this code`);
+    expect(login.stderr()).toContain(`${MOCK_BASE_URL}/device?code=${login.code}`);
+    expect((await decide('approve', login.code, token)).status).toBe(200);
+    expect(await login.exit).toBe(0);
+    expect(JSON.parse(login.stdout())).toMatchObject({
+      credential: 'token',
+      user: { email: 'ada@example.com' },
+    });
+    const saved_token = saved().profiles.default.token;
+    expect(saved_token).toEqual(expect.any(String));
+    expect(saved_token).not.toBe(token);
+    expect(api.requests().slice(1)).toEqual([
+      'POST /api/auth/device',
+      'POST /api/auth/device/approve',
+      'POST /api/auth/device/token',
+      'GET /api/auth/me',
+    ]);
+  });
+
+  it('--no-browser ends with status 3 when the code is denied', async () => {
+    const token = await signUp();
+    const { env } = setup();
+    const login = await startDeviceLogin(env);
+    await decide('deny', login.code, token);
+    expect(await login.exit).toBe(3);
+    expect(login.stderr()).toContain(`"message":"the sign-in with code ${login.code} was denied`);
+    expect(api.requests().slice(1)).toEqual([
+      'POST /api/auth/device',
+      'POST /api/auth/device/deny',
+      'POST /api/auth/device/token',
+    ]);
+  });
+
+  it('--no-browser keeps polling while pending and gives up with status 3 after --timeout', async () => {
+    const { env } = setup();
+    const result = await runCli(['login', '--no-browser', '--timeout', '2'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/error: the code [A-Z]{4}-[A-Z]{4} was not confirmed within 2 seconds/);
+    const [start, ...polls] = api.requests();
+    expect(start).toBe('POST /api/auth/device');
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(polls)).toEqual(new Set(['POST /api/auth/device/token']));
   });
 
   it('gives up with status 3 when the browser never answers', async () => {

@@ -68,7 +68,9 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
     credential = { kind: 'token', value: session.token };
     who = session.user;
   } else if (given === undefined) {
-    const session = await signInInBrowser(f, options);
+    const session = options.browser
+      ? await signInInBrowser(f, options)
+      : await (await import('./device.js')).signInWithDevice(await f.clientWith(null), f.io, options.timeout);
     credential = { kind: 'token', value: session.token };
     who = (await attempt('read who signed in', (await f.clientWith(credential)).auth.me())).user;
   } else {

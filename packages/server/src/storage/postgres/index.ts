@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import type { Storage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresCollections } from './collections.js';
+import { PostgresDeviceAuthorizations } from './device-authorizations.js';
 import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresJobs } from './jobs.js';
@@ -48,6 +49,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),
+    deviceAuthorizations: new PostgresDeviceAuthorizations(sql),
     jobs: new PostgresJobs(sql),
     async ping() {
       await sql`SELECT 1`;

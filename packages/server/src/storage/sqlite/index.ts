@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Storage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
+import { SqliteDeviceAuthorizations } from './device-authorizations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
@@ -59,6 +60,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     sessions: new SqliteSessions(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
+    deviceAuthorizations: new SqliteDeviceAuthorizations(db),
     jobs: new SqliteJobs(db),
     async ping() {
       db.prepare('SELECT 1').get();
