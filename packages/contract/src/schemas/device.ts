@@ -10,11 +10,9 @@ const UserCode = z
 /** Answer of `POST /api/auth/device`: what the program shows the person, and what it polls with. */
 export const DeviceAuthorization = z
   .object({
-    deviceCode: z
-      .string()
-      .meta({
-        description: 'Secret of the program; send it to `POST /api/auth/device/token`. Never show it',
-      }),
+    deviceCode: z.string().meta({
+      description: 'Secret of the program; send it to `POST /api/auth/device/token`. Never show it',
+    }),
     userCode: z.string().meta({ description: 'Short code to show to the person, `XXXX-XXXX`' }),
     verificationUri: z.string().meta({ description: 'Page where the person signs in and confirms the code' }),
     verificationUriComplete: z
