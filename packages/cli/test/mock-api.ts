@@ -1,4 +1,8 @@
-import { createDataPlatformMocks, type DataPlatformMocks } from '@dataplatform/mocks';
+import {
+  createDataPlatformMocks,
+  type DataPlatformMocks,
+  type DataPlatformMocksOptions,
+} from '@dataplatform/mocks';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
@@ -18,8 +22,8 @@ export interface MockApi {
  * Installs MSW with the contract's handlers for the file's tests. A request no handler answers fails the test,
  * and every test is expected to check `requests()`, so an unused or unexpected call cannot pass unnoticed.
  */
-export function useMockApi(): MockApi {
-  const mocks = createDataPlatformMocks({ baseUrl: MOCK_BASE_URL });
+export function useMockApi(options: Omit<DataPlatformMocksOptions, 'baseUrl'> = {}): MockApi {
+  const mocks = createDataPlatformMocks({ ...options, baseUrl: MOCK_BASE_URL });
   const server = setupServer(...mocks.handlers);
   const seen: string[] = [];
   const unhandled: string[] = [];

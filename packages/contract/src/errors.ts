@@ -99,6 +99,34 @@ export const errorCodes = {
     message: 'Payload too large',
     description: 'The request body exceeds the configured limit (1 MiB by default).',
   },
+  authorization_pending: {
+    status: 428,
+    message: 'Authorization pending',
+    description:
+      'Device sign-in (RFC 8628): the person has not yet confirmed the code; poll again after `interval` seconds.',
+  },
+  slow_down: {
+    status: 400,
+    message: 'Polling too fast',
+    description:
+      'Device sign-in (RFC 8628): polled again before `interval` seconds passed; wait 5 seconds longer between polls from now on.',
+  },
+  expired_token: {
+    status: 400,
+    message: 'Device code expired',
+    description: 'Device sign-in (RFC 8628): the code expired before it was confirmed; start again.',
+  },
+  access_denied: {
+    status: 403,
+    message: 'Sign-in denied',
+    description: 'Device sign-in (RFC 8628): the person refused the request on the confirmation page.',
+  },
+  invalid_grant: {
+    status: 400,
+    message: 'Unknown device code',
+    description:
+      'Device sign-in (RFC 8628): no request has this device code, or its session was handed out already (a code works once).',
+  },
   rate_limited: {
     status: 429,
     message: 'Rate limit exceeded',

@@ -13,6 +13,7 @@ export * from './schemas/api-key.js';
 export * from './schemas/auth.js';
 export * from './schemas/batch.js';
 export * from './schemas/common.js';
+export * from './schemas/device.js';
 export * from './schemas/document.js';
 export * from './schemas/job.js';
 export * from './schemas/settings.js';

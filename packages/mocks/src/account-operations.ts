@@ -1,5 +1,6 @@
 import type {
   authRoutes,
+  deviceRoutes,
   identityProviderRoutes,
   logsRoutes,
   settingsRoutes,
@@ -14,6 +15,7 @@ import type { AccountInput, OperationInput } from './request-input.js';
 
 type RouteId =
   | (typeof authRoutes)[number]['id']
+  | (typeof deviceRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
   | (typeof identityProviderRoutes)[number]['id']
@@ -102,6 +104,16 @@ export const accountOperations: Record<RouteId, Operation> = {
   })),
   'auth.planChoice': operation(({ body, account }) => ({
     body: account.model.choosePlan(userId(account), (body as { plan: string }).plan, account.client),
+  })),
+  'auth.deviceStart': operation(({ account }) => ({ body: account.model.devices.start() })),
+  'auth.deviceApprove': operation(({ body, account }) => ({
+    body: account.model.devices.decide(userId(account), (body as { userCode: string }).userCode, 'approved'),
+  })),
+  'auth.deviceDeny': operation(({ body, account }) => ({
+    body: account.model.devices.decide(userId(account), (body as { userCode: string }).userCode, 'denied'),
+  })),
+  'auth.deviceToken': operation(({ body, account }) => ({
+    body: account.model.devices.poll((body as { deviceCode: string }).deviceCode, account.client),
   })),
   'auth.google': providerStart('google'),
   'auth.googleCallback': providerCallback('google'),

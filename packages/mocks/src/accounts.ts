@@ -1,5 +1,6 @@
 import { isAddressAllowed, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
+import { DeviceModel } from './devices.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
 
@@ -88,6 +89,8 @@ export class AccountModel {
   readonly #id = createIdGenerator();
   /** The users' passkeys. */
   readonly passkeys = new PasskeyModel(this);
+  /** Device sign-ins (RFC 8628). */
+  readonly devices = new DeviceModel(this);
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -96,6 +99,7 @@ export class AccountModel {
     this.#resets.clear();
     this.#outbox.length = 0;
     this.passkeys.clear();
+    this.devices.clear();
   }
 
   /** Copies of the messages sent so far, oldest first. */

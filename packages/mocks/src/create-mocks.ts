@@ -26,6 +26,8 @@ export const DEFAULT_BASE_URL = 'http://localhost:5000';
 export interface DataPlatformMocksOptions {
   /** Origin (and optional path prefix) the handlers answer on; default `http://localhost:5000`. */
   baseUrl?: string;
+  /** Device sign-in settings, as the server's `DATAPLATFORM_DEVICE_*` (default 600 s codes, 5 s between polls). */
+  deviceSignIn?: { codeTtlSeconds?: number; pollIntervalSeconds?: number };
 }
 
 /** One mock API: its MSW handlers, a key that may do everything, and the in-memory model behind them. */
@@ -186,6 +188,7 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     webhooks: new WebhookStore(),
   };
   state.documents.onChange((change) => state.webhooks.capture(change));
+  state.accounts.devices.configure({ baseUrl, ...options.deviceSignIn });
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),

@@ -83,6 +83,20 @@ async function accountBody(
       return { entries: ['127.0.0.1'] };
     case 'webauthn.register':
       return passkeyRegistration(token, 'route-check-credential');
+    case 'auth.deviceApprove':
+    case 'auth.deviceDeny': {
+      const started = await call('POST', '/api/auth/device', { key: null });
+      return { userCode: started.body.userCode };
+    }
+    case 'auth.deviceToken': {
+      const started = await call('POST', '/api/auth/device', { key: null });
+      await call('POST', '/api/auth/device/approve', {
+        key: null,
+        json: { userCode: started.body.userCode },
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      return { deviceCode: started.body.deviceCode };
+    }
     case 'webauthn.authenticate': {
       await call('POST', '/api/webauthn/register/verify', {
         key: null,

@@ -63,7 +63,7 @@ export type { HeadersInput } from './internal/headers.js';
 export type { RateLimitInfo } from './internal/rate-limit.js';
 export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
 export type { RequestBody } from './internal/transport.js';
-export { Auth, Passkeys, type SignInOptions } from './resources/auth.js';
+export { Auth, DeviceSignIn, Passkeys, type SignInOptions } from './resources/auth.js';
 export type {
   BatchData,
   BatchError,

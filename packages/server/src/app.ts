@@ -16,6 +16,7 @@ import type { ServerOptions } from './options.js';
 import { registerAuth } from './routes/auth.js';
 import { registerBatch } from './routes/batch.js';
 import { registerData } from './routes/data.js';
+import { registerDeviceSignIn } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerJobs } from './routes/jobs.js';
@@ -30,6 +31,7 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { DeviceSignIn } from './services/device-sign-in.js';
 import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
 import { ImportService } from './services/import/import-service.js';
@@ -136,6 +138,11 @@ export async function buildApp(
     };
   };
   registerWebauthn(app, new PasskeyService(storage, accounts, activity, relyingParty), requireSession);
+  registerDeviceSignIn(
+    app,
+    new DeviceSignIn(storage, accounts, authLimiter, config.deviceSignIn, publicUrl),
+    requireSession,
+  );
   registerPages(app, config.identityProviders);
   registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
   registerLogs(app, activity, requireSession);

@@ -52,6 +52,8 @@ export interface ServerConfig {
    * the listening address when unset.
    */
   publicUrl: string | undefined;
+  /** Device sign-in (RFC 8628): how long a code lives and the least wait between polls, in seconds. */
+  deviceSignIn: { codeTtlSeconds: number; pollIntervalSeconds: number };
   /** Relying-party id of passkeys; the host name of the public address when unset. */
   webauthnRpId: string | undefined;
   /** Origins passkey ceremonies may come from; the public address's origin when empty. */
@@ -149,6 +151,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       lockMinutes: integer(env.DATAPLATFORM_SIGNIN_LOCK_MINUTES, 15, 'DATAPLATFORM_SIGNIN_LOCK_MINUTES'),
     },
     publicUrl: env.DATAPLATFORM_PUBLIC_URL || undefined,
+    deviceSignIn: {
+      codeTtlSeconds: integer(env.DATAPLATFORM_DEVICE_CODE_TTL, 600, 'DATAPLATFORM_DEVICE_CODE_TTL'),
+      pollIntervalSeconds: integer(
+        env.DATAPLATFORM_DEVICE_POLL_INTERVAL,
+        5,
+        'DATAPLATFORM_DEVICE_POLL_INTERVAL',
+      ),
+    },
     webauthnRpId: env.DATAPLATFORM_WEBAUTHN_RP_ID || undefined,
     webauthnOrigins: list(env.DATAPLATFORM_WEBAUTHN_ORIGINS),
     identityProviders: loadProviderSettings(env),

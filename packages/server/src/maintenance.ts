@@ -37,6 +37,12 @@ const TASKS: readonly Task[] = [
     run: (storage) =>
       storage.deliveries.purgeFinished(new Date(Date.now() - WEBHOOK_HISTORY_MS).toISOString()),
   },
+  {
+    // Device sign-ins nobody confirmed, or whose program stopped polling, are dead after their 10 minutes.
+    name: 'purge-expired-device-sign-ins',
+    everyMs: 60 * 60 * 1000,
+    run: (storage) => storage.deviceAuthorizations.purge(new Date().toISOString()),
+  },
 ];
 
 /**

@@ -2,7 +2,7 @@ import type { FailureContext } from './failure.js';
 
 /** How to give the CLI a credential; one sentence, reused by every hint about credentials. */
 export const CREDENTIAL_HOWTO =
-  'sign in with `dp login --email <you>`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`';
+  'sign in with `dp login`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`';
 
 /** How to point the CLI at a server. */
 export const BASE_URL_HOWTO =

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../errors.js';
 import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
+import { deviceRoutes } from './device.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { logsRoutes } from './logs.js';
 import { settingsRoutes } from './settings.js';
@@ -13,6 +14,7 @@ import { webhookRoutes } from './webhooks.js';
 export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
+export { deviceRoutes } from './device.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { logsRoutes } from './logs.js';
 export { settingsRoutes } from './settings.js';
@@ -28,6 +30,7 @@ export const routes: readonly RouteDefinition[] = [
   ...batchRoutes,
   ...importRoutes,
   ...authRoutes,
+  ...deviceRoutes,
   ...identityProviderRoutes,
   ...webauthnRoutes,
   ...settingsRoutes,
@@ -42,6 +45,7 @@ export type RouteId =
   | (typeof sqlRoutes)[number]['id']
   | (typeof batchRoutes)[number]['id']
   | (typeof authRoutes)[number]['id']
+  | (typeof deviceRoutes)[number]['id']
   | (typeof identityProviderRoutes)[number]['id']
   | (typeof webauthnRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']

@@ -3,6 +3,8 @@ import type {
   BillingAccount,
   CurrentSession,
   DeletedResponse,
+  DeviceAuthorization,
+  DeviceDecision,
   LoggedOut,
   Passkey,
   PasskeyList,
@@ -110,6 +112,14 @@ export class Auth extends APIResource {
 
   #passkeys: Passkeys | undefined;
 
+  /** Device sign-in (RFC 8628) under `/api/auth/device`, for programs without a browser. */
+  get device(): DeviceSignIn {
+    this.#device ??= new DeviceSignIn(this._client);
+    return this.#device;
+  }
+
+  #device: DeviceSignIn | undefined;
+
   /** Switches the billing account to `free`, `starter`, `team` or `payg`, and returns it. */
   choosePlan(plan: Plan, options?: RequestOptions): APIPromise<BillingAccount> {
     return this._client.post(`${BASE}plan-choice`, { ...options, body: { plan } });
@@ -179,5 +189,40 @@ export class Passkeys extends APIResource {
   /** Deletes a passkey; NotFoundError when the user has none with that id. */
   delete(passkeyId: string, options?: RequestOptions): APIPromise<DeletedResponse> {
     return this._client.delete(`${WEBAUTHN}passkeys/${encodeURIComponent(passkeyId)}`, options);
+  }
+}
+
+/**
+ * Device sign-in (RFC 8628): a program without a browser starts it and polls; the person confirms the short code
+ * on `verificationUri` while signed in there.
+ * @example
+ * const started = await client.auth.device.start();
+ * console.log(`Open ${started.verificationUri} and enter ${started.userCode}`);
+ * // poll every `interval` seconds: 428 authorization_pending, 400 slow_down, then the session
+ * const session = await client.auth.device.token(started.deviceCode);
+ */
+export class DeviceSignIn extends APIResource {
+  /** Starts a sign-in: the secret device code, the short user code and where to confirm it. */
+  start(options?: RequestOptions): APIPromise<DeviceAuthorization> {
+    return this._client.post(`${BASE}device`, options);
+  }
+
+  /** The signed-in person approves the code: the program's next poll gets a session of this person. */
+  approve(userCode: string, options?: RequestOptions): APIPromise<DeviceDecision> {
+    return this._client.post(`${BASE}device/approve`, { ...options, body: { userCode } });
+  }
+
+  /** The signed-in person refuses the code: the program's next poll gets `access_denied`. */
+  deny(userCode: string, options?: RequestOptions): APIPromise<DeviceDecision> {
+    return this._client.post(`${BASE}device/deny`, { ...options, body: { userCode } });
+  }
+
+  /**
+   * One poll: the session once approved (handed out once). Until then an APIError with `code`
+   * `authorization_pending` (428), `slow_down` (400, `details.interval` is the new wait), `access_denied` (403),
+   * `expired_token` or `invalid_grant` (400).
+   */
+  token(deviceCode: string, options?: RequestOptions): APIPromise<AuthSession> {
+    return this._client.post(`${BASE}device/token`, { ...options, body: { deviceCode } });
   }
 }

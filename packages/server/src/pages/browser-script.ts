@@ -96,7 +96,8 @@ function loginPage() {
   }));
 }
 
-async function accountPage() {
+// The signed-in user of a page of this server, or null after sending the browser to sign in and come back.
+async function signedIn(back) {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get('token')) {
     sessionStorage.setItem(TOKEN_KEY, fragment.get('token'));
@@ -104,15 +105,45 @@ async function accountPage() {
     history.replaceState(null, '', location.pathname);
   }
   const token = sessionStorage.getItem(TOKEN_KEY);
-  if (!token) return location.assign('/login');
-  let me;
+  const toLogin = () => location.assign(back === '/account' ? '/login' : '/login?redirect_to=' + encodeURIComponent(back));
+  if (!token) return toLogin(), null;
   try {
-    me = await api('/api/auth/me', { method: 'GET', token });
+    const me = await api('/api/auth/me', { method: 'GET', token });
+    $('who').textContent = me.user.name + ' <' + me.user.email + '>';
+    return { token, me };
   } catch {
     sessionStorage.removeItem(TOKEN_KEY);
-    return location.assign('/login');
+    return toLogin(), null;
   }
-  $('who').textContent = me.user.name + ' <' + me.user.email + '>';
+}
+
+const DEVICE_CODE_KEY = 'dataplatform.device-code';
+
+async function devicePage() {
+  // The code survives the trip through /login in sessionStorage: redirect_to names the page, not its query.
+  if (document.body.dataset.code) sessionStorage.setItem(DEVICE_CODE_KEY, document.body.dataset.code);
+  const session = await signedIn('/device');
+  if (!session) return;
+  $('device-code').value = sessionStorage.getItem(DEVICE_CODE_KEY) || '';
+  const decide = (verdict) => guarded(async () => {
+    const answer = await api('/api/auth/device/' + verdict, { token: session.token, body: { userCode: $('device-code').value } });
+    sessionStorage.removeItem(DEVICE_CODE_KEY);
+    $('device-form').hidden = true;
+    say(answer.status === 'approved'
+      ? 'Approved ' + answer.userCode + '. The program is signed in; you can close this tab.'
+      : 'Denied ' + answer.userCode + '. The program is not signed in.');
+  });
+  $('device-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    decide('approve');
+  });
+  $('device-deny').addEventListener('click', () => decide('deny'));
+}
+
+async function accountPage() {
+  const session = await signedIn('/account');
+  if (!session) return;
+  const { token } = session;
   const list = async () => {
     const { data } = await api('/api/webauthn/passkeys', { method: 'GET', token });
     $('passkeys').replaceChildren(...data.map((p) => {
@@ -160,5 +191,6 @@ async function accountPage() {
 }
 
 if (document.body.dataset.page === 'login') loginPage();
+else if (document.body.dataset.page === 'device') devicePage().catch((error) => say(error.message));
 else accountPage().catch((error) => say(error.message));
 `;

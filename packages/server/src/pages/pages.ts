@@ -89,3 +89,21 @@ export function accountPage(): string {
 <p><button id="sign-out" type="button">Sign out</button></p>`,
   );
 }
+
+/**
+ * The page where a signed-in person confirms a device sign-in (`dp login --no-browser`): it shows the code the
+ * program printed, to compare, and approves or denies it. `code` comes from `?code=`; the person may type it.
+ */
+export function devicePage(code: string | undefined): string {
+  return layout(
+    'Confirm a device sign-in',
+    { page: 'device', code: code ?? '' },
+    `<h1>Confirm a device sign-in</h1>
+<p>Signed in as <strong id="who">…</strong></p>
+<p>A program asks to sign in as you. Approve only if it shows the same code and you started it.</p>
+<form id="device-form">
+<p><label for="device-code">Code</label><br><input id="device-code" name="userCode" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" required></p>
+<p><button id="device-approve" type="submit">Approve</button> <button id="device-deny" type="button">Deny</button></p>
+</form>`,
+  );
+}

@@ -3,7 +3,7 @@ import type { IdentityProviderSettings } from '../auth/providers/settings.js';
 import { type RedirectTarget, redirectTarget } from '../auth/redirect-target.js';
 import { ApiError } from '../http/errors.js';
 import { BROWSER_SCRIPT } from '../pages/browser-script.js';
-import { accountPage, loginPage } from '../pages/pages.js';
+import { accountPage, devicePage, loginPage } from '../pages/pages.js';
 
 function sendPage(reply: FastifyReply, html: string, target?: RedirectTarget, status = 200) {
   // Forms may post a token only here or to the loopback program that asked for it.
@@ -20,7 +20,7 @@ function sendPage(reply: FastifyReply, html: string, target?: RedirectTarget, st
     .send(html);
 }
 
-/** Serves the sign-in page (`/login`), the account page (`/account`) and their script. */
+/** Serves the sign-in page (`/login`), the account page (`/account`), device confirmation (`/device`) and their script. */
 export function registerPages(app: FastifyInstance, providers: IdentityProviderSettings) {
   const configured = { google: providers.google.configured, github: providers.github.configured };
   app.get('/login', async (request, reply) => {
@@ -38,6 +38,10 @@ export function registerPages(app: FastifyInstance, providers: IdentityProviderS
     }
   });
   app.get('/account', async (_request, reply) => sendPage(reply, accountPage()));
+  app.get('/device', async (request, reply) => {
+    const code = (request.query as Record<string, unknown>).code;
+    return sendPage(reply, devicePage(typeof code === 'string' && code.length <= 32 ? code : undefined));
+  });
   app.get('/assets/sign-in.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(BROWSER_SCRIPT),
   );

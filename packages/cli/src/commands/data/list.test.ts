@@ -127,7 +127,7 @@ describe('dp data list: run', () => {
       code: 3,
       stdout: '',
       stderr:
-        'error: no credential is set\nhint: sign in with `dp login --email <you>`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`\n',
+        'error: no credential is set\nhint: sign in with `dp login`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`\n',
     });
     expect(api.requests()).toEqual([]);
   });

@@ -1,13 +1,22 @@
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseArgs, runCli, tempConfigDir } from '../../../test/harness.js';
+import { parseArgs, runCli, tempConfigDir, testIO } from '../../../test/harness.js';
 import { MOCK_BASE_URL, useMockApi } from '../../../test/mock-api.js';
+import { main } from '../../main.js';
 import { newLogoutCommand } from '../logout/logout.js';
 import { newLoginCommand } from './login.js';
 
 describe('dp login and logout: arguments', () => {
   it.each([
+    { argv: [], options: { browser: true, open: true, timeout: 300, passwordStdin: false }, flags: {} },
+    { argv: ['--no-browser'], options: { browser: false, open: true, timeout: 300 }, flags: {} },
+    {
+      argv: ['--no-open', '--timeout', '30'],
+      options: { browser: true, open: false, timeout: 30 },
+      flags: {},
+    },
     { argv: ['--email', 'a@b.c'], options: { email: 'a@b.c', passwordStdin: false }, flags: {} },
     {
       argv: ['--email', 'a@b.c', '--password-stdin'],
@@ -25,6 +34,14 @@ describe('dp login and logout: arguments', () => {
     expect(parsed).toMatchObject({ ok: true, options, flags });
   });
 
+  it.each([
+    ['--timeout', '0'],
+    ['--timeout', 'soon'],
+    ['--timeout', '3601'],
+  ])('refuses %s %s', async (...argv) => {
+    expect(await parseArgs(newLoginCommand, argv)).toMatchObject({ ok: false, code: 2 });
+  });
+
   it('logout takes no argument', async () => {
     expect(await parseArgs(newLogoutCommand, [])).toMatchObject({ ok: true });
     expect(await parseArgs(newLogoutCommand, ['x'])).toMatchObject({ ok: false, code: 2 });
@@ -32,7 +49,8 @@ describe('dp login and logout: arguments', () => {
 });
 
 describe('dp login and logout: run', () => {
-  const api = useMockApi();
+  // One second between device polls (the server's default is 5) keeps the device tests short.
+  const api = useMockApi({ deviceSignIn: { pollIntervalSeconds: 1 } });
   const password = 'correct horse battery';
 
   async function signUp(email = 'ada@example.com') {
@@ -122,10 +140,113 @@ describe('dp login and logout: run', () => {
     ]);
   });
 
-  it('refuses no way or two ways to sign in', async () => {
+  it('refuses two ways to sign in, and browser options with a credential', async () => {
     const { env } = setup();
-    expect((await runCli(['login'], { env })).code).toBe(2);
     expect((await runCli(['login', '--email', 'a@b.c', '--token', 't'], { env })).code).toBe(2);
+    const mixed = await runCli(['login', '--token', 't', '--no-browser'], { env });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--no-browser and --no-open go with a sign-in in the browser');
+    expect((await runCli(['login', '--email', 'a@b.c', '--no-open'], { env })).code).toBe(2);
+    expect(api.requests()).toEqual([]);
+  });
+
+  it('without a credential, waits on loopback for the sign-in page to post the session, then saves it', async () => {
+    const token = await signUp();
+    const { env, saved } = setup();
+    const { io, stderr, stdout } = testIO({ env });
+    const exit = main(['login', '--no-open', '--json'], io);
+    const url = new URL(await waitForUrl(stderr));
+    expect(`${url.origin}${url.pathname}`).toBe(`${MOCK_BASE_URL}/login`);
+    const callback = url.searchParams.get('redirect_to') ?? '';
+    expect(callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const state = url.searchParams.get('state') ?? '';
+    expect(state).toMatch(/^[\w-]{43}$/);
+
+    expect((await postForm(callback, { token: 'stolen', state: 'guess' })).status).toBe(400);
+    expect((await postForm(callback, { token: 'stolen', state: '' })).status).toBe(400);
+    const accepted = await postForm(callback, { token, expiresAt: '2099-01-01T00:00:00.000Z', state });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toContain('Signed in — you can close this tab');
+
+    expect(await exit).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ credential: 'token', user: { email: 'ada@example.com' } });
+    expect(saved().profiles.default.token).toBe(token);
+    expect(api.requests().slice(1)).toEqual(['GET /api/auth/me']);
+  });
+
+  async function startDeviceLogin(env: Record<string, string>) {
+    const { io, stderr, stdout } = testIO({ env });
+    const exit = main(['login', '--no-browser', '--json'], io);
+    let code: string | undefined;
+    for (let i = 0; i < 200 && !code; i++) {
+      code = /^ {4}([A-Z]{4}-[A-Z]{4})$/m.exec(stderr())?.[1];
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (!code) throw new Error(`no code printed: ${stderr()}`);
+    return { exit, code, stderr, stdout };
+  }
+
+  const decide = (verdict: 'approve' | 'deny', userCode: string, token: string) =>
+    fetch(`${MOCK_BASE_URL}/api/auth/device/${verdict}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ userCode }),
+    });
+
+  it('--no-browser prints the address and a short code, polls until the code is approved, and saves the session', async () => {
+    const token = await signUp();
+    const { env, saved } = setup();
+    const login = await startDeviceLogin(env);
+    expect(login.stderr()).toContain(`open ${MOCK_BASE_URL}/device on any device and enter this code`);
+    expect(login.stderr()).toContain(`${MOCK_BASE_URL}/device?code=${login.code}`);
+    expect((await decide('approve', login.code, token)).status).toBe(200);
+    expect(await login.exit).toBe(0);
+    expect(JSON.parse(login.stdout())).toMatchObject({
+      credential: 'token',
+      user: { email: 'ada@example.com' },
+    });
+    const saved_token = saved().profiles.default.token;
+    expect(saved_token).toEqual(expect.any(String));
+    expect(saved_token).not.toBe(token);
+    expect(api.requests().slice(1)).toEqual([
+      'POST /api/auth/device',
+      'POST /api/auth/device/approve',
+      'POST /api/auth/device/token',
+      'GET /api/auth/me',
+    ]);
+  });
+
+  it('--no-browser ends with status 3 when the code is denied', async () => {
+    const token = await signUp();
+    const { env } = setup();
+    const login = await startDeviceLogin(env);
+    await decide('deny', login.code, token);
+    expect(await login.exit).toBe(3);
+    expect(login.stderr()).toContain(`"message":"the sign-in with code ${login.code} was denied`);
+    expect(api.requests().slice(1)).toEqual([
+      'POST /api/auth/device',
+      'POST /api/auth/device/deny',
+      'POST /api/auth/device/token',
+    ]);
+  });
+
+  it('--no-browser keeps polling while pending and gives up with status 3 after --timeout', async () => {
+    const { env } = setup();
+    const result = await runCli(['login', '--no-browser', '--timeout', '2'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/error: the code [A-Z]{4}-[A-Z]{4} was not confirmed within 2 seconds/);
+    const [start, ...polls] = api.requests();
+    expect(start).toBe('POST /api/auth/device');
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(polls)).toEqual(new Set(['POST /api/auth/device/token']));
+  });
+
+  it('gives up with status 3 when the browser never answers', async () => {
+    const { env } = setup();
+    const result = await runCli(['login', '--no-open', '--timeout', '1'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('no sign-in arrived from the browser within 1 second');
+    expect(result.stderr).toContain('dp login --no-browser');
     expect(api.requests()).toEqual([]);
   });
 
@@ -146,3 +267,38 @@ describe('dp login and logout: run', () => {
     ]);
   });
 });
+
+async function waitForUrl(stderr: () => string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const found = /^ {2}(http\S+)$/m.exec(stderr());
+    if (found) return found[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no address printed: ${stderr()}`);
+}
+
+/**
+ * Posts a form as the sign-in page's browser would, over a plain socket: MSW intercepts fetch and node:http in
+ * this process, and the loopback listener is a real server.
+ */
+function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; body: string }> {
+  const { hostname, port, pathname } = new URL(url);
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.end(
+        `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+      resolve({ status, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.on('error', reject);
+  });
+}

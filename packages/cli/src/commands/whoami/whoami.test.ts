@@ -48,7 +48,7 @@ describe('dp whoami: run', () => {
       'Profile:    default (default)\nServer:     http://localhost:5000 (default)\n',
     );
     expect(result.stderr).toBe(
-      'error: no credential is set\nhint: sign in with `dp login --email <you>`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`\n',
+      'error: no credential is set\nhint: sign in with `dp login`, or pass --api-key <key>, set DATAPLATFORM_API_KEY, or save one with `dp config set api-key <key>`\n',
     );
   });
 });

@@ -3,6 +3,7 @@ import type { Storage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDeliveries } from './deliveries.js';
+import { PostgresDeviceAuthorizations } from './device-authorizations.js';
 import { PostgresDocuments } from './documents.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresJobs } from './jobs.js';
@@ -58,6 +59,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),
+    deviceAuthorizations: new PostgresDeviceAuthorizations(sql),
     jobs: new PostgresJobs(sql),
     webhooks: new PostgresWebhooks(sql, presence),
     deliveries: new PostgresDeliveries(sql, outbox),

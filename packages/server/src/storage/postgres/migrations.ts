@@ -268,6 +268,19 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX api_key_usage_by_key ON api_key_usage (key_id, last_at DESC, id DESC);
   `,
+  `
+  CREATE TABLE device_authorizations (
+    device_code_hash TEXT PRIMARY KEY,
+    user_code_hash TEXT NOT NULL UNIQUE,
+    status TEXT NOT NULL,
+    user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+    interval_seconds INTEGER NOT NULL,
+    last_polled_at TEXT,
+    expires_at TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX device_authorizations_by_expiry ON device_authorizations (expires_at);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

@@ -5,6 +5,7 @@ import type { Storage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
 import { SqliteDeliveries } from './deliveries.js';
+import { SqliteDeviceAuthorizations } from './device-authorizations.js';
 import { SqliteDocuments } from './documents.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
@@ -68,6 +69,7 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
     sessions: new SqliteSessions(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
+    deviceAuthorizations: new SqliteDeviceAuthorizations(db),
     jobs: new SqliteJobs(db),
     webhooks: new SqliteWebhooks(db, subscriptions),
     deliveries: new SqliteDeliveries(db, outbox, subscriptions),
