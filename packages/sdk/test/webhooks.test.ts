@@ -1,4 +1,5 @@
 import { createDataPlatformMocks } from '@dataplatform/mocks';
+import { signAsync, WebhookVerificationError } from '@dataplatform/webhooks';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -92,5 +93,20 @@ describe('client.webhooks', () => {
   it('refuses ids that would leave their path segment', () => {
     expect(() => client.webhooks.delete('..')).toThrow(DataPlatformError);
     expect(() => client.webhooks.attempts('wh_1', '.')).toThrow(DataPlatformError);
+  });
+
+  it('verifies a delivery with the verifier package, and says which check a forged one fails', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'document.created',
+      collection: 'orders',
+      data: { n: 'ü' },
+    });
+    const headers = await signAsync(body, secret, { id: 'evt_1', event: 'document.created' });
+    await expect(client.webhooks.verify(body, headers, secret)).resolves.toBeUndefined();
+    const forged = client.webhooks.verify(body.replace('ü', 'u'), headers, secret);
+    await expect(forged).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(forged).rejects.toMatchObject({ code: 'invalid_signature' });
   });
 });

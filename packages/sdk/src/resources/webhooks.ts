@@ -7,6 +7,7 @@ import type {
   WebhookSecretRotationRecord,
   WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
+import type { verifyAsync } from '@dataplatform/webhooks';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
@@ -41,6 +42,16 @@ function deliveryPath(webhookId: string, deliveryId: string): string {
  * @example const { _id, secret } = await client.webhooks.create({ url: 'https://example.com/hooks', events: ['*'] });
  */
 export class Webhooks extends APIResource {
+  /**
+   * Verifies a delivery in a receiver: `await client.webhooks.verify(rawBody, headers, secret)` resolves when both
+   * signature schemes present check out and throws `WebhookVerificationError` (with a `code`) otherwise. It is
+   * `verifyAsync` of `@dataplatform/webhooks` (Web Crypto, every runtime), loaded on first use so that clients
+   * which never verify do not carry it; that package also has a sync form for Node and the error class.
+   */
+  verify(...args: Parameters<typeof verifyAsync>): Promise<void> {
+    return import('@dataplatform/webhooks').then(({ verifyAsync }) => verifyAsync(...args));
+  }
+
   /** Subscribes `url` to document events; the answer carries the signing secret, shown only here. */
   create(params: WebhookCreateRequest, options?: RequestOptions): APIPromise<WebhookWithSecret> {
     return this._client.post(BASE, { ...options, body: params });
