@@ -152,3 +152,14 @@ export const RobotCreate = z
   })
   .strict()
   .meta({ id: 'RobotCreate', description: 'A new robot.' });
+
+/** The robots of the caller. */
+export const RobotList = z
+  .object({ data: z.array(Robot) })
+  .meta({ id: 'RobotList', description: 'The robots of the caller, newest first.' });
+
+/** Path parameters naming a key: its id, the part of the secret after `svc_` that is not secret. */
+export const ApiKeyParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Path parameters naming a robot. */
+export const RobotParams = z.object({ id: z.string().min(1).max(64) });
