@@ -163,3 +163,13 @@ export const ApiKeyParams = z.object({ id: z.string().min(1).max(64) });
 
 /** Path parameters naming a robot. */
 export const RobotParams = z.object({ id: z.string().min(1).max(64) });
+
+export type ApiKey = z.infer<typeof ApiKey>;
+export type ApiKeyCreate = z.input<typeof ApiKeyCreate>;
+export type ApiKeyWithSecret = z.infer<typeof ApiKeyWithSecret>;
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
+export type ApiKeyUsageEntry = z.infer<typeof ApiKeyUsageEntry>;
+export type ApiKeyUsagePage = z.infer<typeof ApiKeyUsagePage>;
+export type Robot = z.infer<typeof Robot>;
+export type RobotCreate = z.input<typeof RobotCreate>;
+export type RobotList = z.infer<typeof RobotList>;
