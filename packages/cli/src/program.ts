@@ -5,6 +5,7 @@ import { newCompletionCommand } from './commands/completion/completion.js';
 import { newConfigCommand } from './commands/config/index.js';
 import { newDataCommand } from './commands/data/index.js';
 import { newJobsCommand } from './commands/jobs/index.js';
+import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
@@ -71,6 +72,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newBatchCommand(f))
     .addCommand(newUploadCommand(f))
     .addCommand(newJobsCommand(f))
+    .addCommand(newKeysCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
     .addCommand(newLoginCommand(f))

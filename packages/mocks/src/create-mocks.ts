@@ -6,7 +6,7 @@ import type { Operation } from './document-operations.js';
 import { DocumentStore } from './document-store.js';
 import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
-import { type AddKeyOptions, KeyRing, MOCK_API_KEY } from './keys.js';
+import { type AddKeyOptions, KeyRing, MOCK_API_KEY, type MockKey } from './keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
 import {
@@ -76,10 +76,15 @@ function authorize(
   request: Request,
   route: RouteDefinition,
   state: MockState,
-): { scopes: ReadonlySet<string>; session: MockSession | null; headers: Record<string, string> } {
+): {
+  scopes: ReadonlySet<string>;
+  session: MockSession | null;
+  headers: Record<string, string>;
+  key?: MockKey;
+} {
   if (route.auth === 'public') return { scopes: new Set(), session: null, headers: {} };
   const token = sessionTokenOf(request);
-  if (token === null) return { ...state.keys.authorize(request, route), session: null };
+  if (token === null) return { ...state.keys.authorize(request, route, clientOf(request).ip), session: null };
   const session = state.accounts.verify(token);
   return { scopes: route.auth === 'data' ? EVERY_SCOPE : new Set(), session, headers: {} };
 }
@@ -104,7 +109,19 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
   const path = baseUrl + route.path.replace(/\{(\w+)\}/g, ':$1');
   const method = route.method.toLowerCase() as Lowercase<RouteDefinition['method']>;
 
-  return http[method](path, async ({ request, params }) => {
+  return http[method](path, async (info) => {
+    // A known key's answer goes into its usage history, whatever its status.
+    const authenticated: { key?: MockKey } = {};
+    const response = await answer(info, authenticated);
+    if (authenticated.key)
+      state.keys.managed.record(authenticated.key, info.request, response.status, clientOf(info.request).ip);
+    return response;
+  });
+
+  async function answer(
+    { request, params }: { request: Request; params: Record<string, string | readonly string[] | undefined> },
+    authenticated: { key?: MockKey },
+  ): Promise<Response> {
     const requestId = requestIdOf(request);
     const fail = (error: unknown) => {
       if (error instanceof ApiError) return errorAnswer(error);
@@ -142,6 +159,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
     try {
       // Authentication and authorization come before any validation, as on the server.
       const authorized = authorize(request, route, state);
+      authenticated.key = authorized.key;
       limits = authorized.headers;
       const { scopes, session } = authorized;
       const bodyText = await readBodyText(request, route);
@@ -162,7 +180,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
     } catch (error) {
       return toResponse(fail(error), requestId, limits);
     }
-  });
+  }
 }
 
 /** Counts `{param}` segments; routes with fewer come first so a fixed path (say `/data/sql`) wins over `/data/{collection}`. */
@@ -194,7 +212,14 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
     apiKey: MOCK_API_KEY,
     addKey: (keyOptions) => state.keys.add(keyOptions),
-    store: createMockStore(state.documents, state.ledger, state.accounts, state.jobs, state.webhooks),
+    store: createMockStore(
+      state.documents,
+      state.ledger,
+      state.accounts,
+      state.jobs,
+      state.webhooks,
+      state.keys.managed,
+    ),
     outbox: () => state.accounts.outbox(),
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '@dataplatform/contract';
 import { type Answer, ApiError } from './answers.js';
 import { type DocumentStore, ownFields } from './document-store.js';
+import type { KeyRing } from './keys.js';
 import type { OperationInput } from './request-input.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -15,6 +16,7 @@ import type { WebhookStore } from './webhook-store.js';
 export interface MockModel {
   documents: DocumentStore;
   webhooks: WebhookStore;
+  keys: KeyRing;
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   effectiveScopes,
+  errorCodes,
   isScope,
   RATE_LIMITED_RETRY_AFTER,
   RATE_WINDOW_SECONDS,
@@ -11,6 +12,7 @@ import {
 } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { randomToken } from './ids.js';
+import { isExpired, ManagedKeys } from './managed-keys.js';
 
 /** The life-cycle states of an API key that decide whether it may be used. */
 export type KeyStatus = 'active' | 'paused' | 'expired';
@@ -30,7 +32,8 @@ export interface AddKeyOptions {
 /** The key every mock instance starts with; it holds every scope the contract knows. */
 export const MOCK_API_KEY = 'svc_mock_all_scopes';
 
-interface MockKey {
+/** A key the ring accepts: scopes, status and rate-limit window (a managed key adds its record). */
+export interface MockKey {
   scopes: ReadonlySet<string>;
   status: KeyStatus;
   tier: RateTier;
@@ -42,6 +45,8 @@ interface MockKey {
 export interface Authorized {
   scopes: ReadonlySet<string>;
   headers: Record<string, string>;
+  /** The key that authenticated, so the answer's status can be recorded in its usage history. */
+  key?: MockKey;
 }
 
 /** Reads the API key from `X-API-Key`, or from `Authorization: Bearer svc_…` (other bearer values are session tokens). */
@@ -57,6 +62,14 @@ export class KeyRing {
   readonly #keys = new Map<string, MockKey>([
     [MOCK_API_KEY, { scopes: new Set(SCOPES), status: 'active', tier: 'enterprise' }],
   ]);
+
+  /** Keys made through `/api/keys` and `/api/robots`: their secrets live in this ring from creation to deletion. */
+  readonly managed = new ManagedKeys({
+    set: (secret, key) => this.#keys.set(secret, key),
+    remove: (key) => {
+      for (const [secret, held] of this.#keys) if (held === key) this.#keys.delete(secret);
+    },
+  });
 
   /** Adds a key and returns its secret; unknown scope names throw, because a typo would pass as a 403 test. */
   add({ scopes, status = 'active', tier = 'enterprise' }: AddKeyOptions): string {
@@ -74,16 +87,26 @@ export class KeyRing {
    * effective scopes and its rate-limit headers. As on the server, a request is counted once its key is known to
    * work, before the scope check, so a 403 carries the headers too.
    */
-  authorize(request: Request, route: RouteDefinition): Authorized {
+  authorize(request: Request, route: RouteDefinition, ip: string): Authorized {
     if (route.auth === 'public') return { scopes: new Set(), headers: {} };
     const key = this.#keys.get(credentialOf(request) ?? '');
-    // Session tokens are not modelled: every credential that is not a known key is unknown.
+    // Session tokens are checked before the ring: every credential that reaches it and is not a known key is unknown.
     if (!key) throw new ApiError('unauthorized');
     if (route.auth === 'session') {
       throw new ApiError('unauthorized', 'This route needs a session token; API keys are refused');
     }
+    try {
+      return { ...this.#check(key, route), key };
+    } catch (error) {
+      // A known key's refusals are in its usage history, as on the server.
+      if (error instanceof ApiError) this.managed.record(key, request, errorCodes[error.code].status, ip);
+      throw error;
+    }
+  }
+
+  #check(key: MockKey, route: RouteDefinition): Authorized {
     if (key.status === 'paused') throw new ApiError('key_paused');
-    if (key.status === 'expired') throw new ApiError('key_expired');
+    if (key.status === 'expired' || isExpired(key)) throw new ApiError('key_expired');
     const headers = count(key);
     const granted = effectiveScopes([...key.scopes]);
     if (!satisfiesScope(granted, route.scopes)) {

@@ -3,6 +3,7 @@ import { AccountModel } from './accounts.js';
 import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
+import { KeyRing } from './keys.js';
 import { createMockStore } from './mock-store.js';
 import { WebhookStore } from './webhook-store.js';
 
@@ -15,6 +16,7 @@ function makeStore() {
       new AccountModel(),
       new JobLedger(),
       new WebhookStore(),
+      new KeyRing().managed,
     ),
     ledger,
   };

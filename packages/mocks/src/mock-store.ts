@@ -10,6 +10,7 @@ import type { AccountModel } from './accounts.js';
 import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
 import type { JobLedger } from './imports.js';
+import type { ManagedKeys } from './managed-keys.js';
 import type { WebhookStore } from './webhook-store.js';
 
 /** The in-memory model behind the handlers, for arranging and inspecting a test. */
@@ -50,16 +51,18 @@ function timestampOf(doc: Record<string, unknown>, field: '_createdAt' | '_updat
   return value;
 }
 
-/** Wraps the document store, the idempotency ledger, the accounts, the jobs and the webhooks in the facade tests use. */
+/** Wraps the document store, the idempotency ledger, the accounts, the jobs, the webhooks and the keys in the facade tests use. */
 export function createMockStore(
   documents: DocumentStore,
   ledger: IdempotencyLedger,
   accounts: AccountModel,
   jobs: JobLedger,
   webhooks: WebhookStore,
+  keys: ManagedKeys,
 ): MockStore {
   return {
     reset() {
+      keys.clear();
       documents.clear();
       ledger.clear();
       accounts.clear();

@@ -3,6 +3,7 @@ import { accountOperations } from './account-operations.js';
 import { batchOperations } from './batch-operation.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { importOperations } from './import-operations.js';
+import { keyOperations } from './key-operations.js';
 import { sqlOperations } from './sql-operation.js';
 import { webhookOperations } from './webhook-operations.js';
 
@@ -17,4 +18,5 @@ export const operations: Record<RouteId, Operation> = {
   ...accountOperations,
   ...importOperations,
   ...webhookOperations,
+  ...keyOperations,
 };

@@ -79,6 +79,11 @@ async function accountBody(
     }
     case 'auth.planChoice':
       return { plan: 'team' };
+    case 'keys.create':
+    case 'robots.keys.create':
+      return { name: 'route check', scopes: ['data:read'] };
+    case 'robots.create':
+      return { name: 'route check' };
     case 'settings.setIpAllowlist':
       return { entries: ['127.0.0.1'] };
     case 'webauthn.register':
@@ -109,6 +114,14 @@ async function accountBody(
     default:
       return undefined;
   }
+}
+
+/** The id a key or robot route acts on: a key or robot of the signed-in user, made for the check. */
+async function ownedId(tag: string, headers: Record<string, string> | undefined): Promise<string> {
+  const json = { name: 'route check', scopes: ['data:read'] };
+  if (tag === 'keys') return (await call('POST', '/api/keys', { key: null, json, headers })).body.key._id;
+  if (tag === 'robots') return (await call('POST', '/api/robots', { key: null, json, headers })).body._id;
+  throw new Error(`no owned id for ${tag}`);
 }
 
 describe('the route table', () => {
@@ -144,6 +157,8 @@ describe('the route table', () => {
         const json = await accountBody(route.id, user);
         const job = mocks.store.seedJob({}, user.userId);
         let path = route.path.replace('{id}', job._id);
+        if (route.tag === 'keys' || route.tag === 'robots')
+          path = route.path.replace('{id}', await ownedId(route.tag, headers));
         if (route.id === 'auth.googleCallback' || route.id === 'auth.githubCallback')
           path += '?code=c&state=s';
         if (route.id === 'webauthn.delete') {

@@ -14,7 +14,9 @@ import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Auth } from './resources/auth.js';
 import { Data } from './resources/data.js';
 import { Jobs } from './resources/jobs.js';
+import { Keys } from './resources/keys.js';
 import { Logs } from './resources/logs.js';
+import { Robots } from './resources/robots.js';
 import { Settings } from './resources/settings.js';
 import { Webhooks } from './resources/webhooks.js';
 
@@ -72,6 +74,10 @@ export class DataPlatform {
   readonly logs: Logs;
   /** Account settings, such as the IP allowlist: `/api/settings/*`. */
   readonly settings: Settings;
+  /** The signed-in user's API keys: `/api/keys/*`. */
+  readonly keys: Keys;
+  /** Robots (service accounts) and their keys: `/api/robots/*`. */
+  readonly robots: Robots;
   /** Webhook subscriptions, deliveries and attempts: `/api/v1/data/webhooks`. */
   readonly webhooks: Webhooks;
 
@@ -117,6 +123,8 @@ export class DataPlatform {
     this.jobs = new Jobs(this);
     this.logs = new Logs(this);
     this.settings = new Settings(this);
+    this.keys = new Keys(this);
+    this.robots = new Robots(this);
     this.webhooks = new Webhooks(this);
   }
 
@@ -196,7 +204,12 @@ export class DataPlatform {
     const fetchPage = (skip: number): PagePromise<Item> =>
       new PagePromise(
         this.#send('GET', path, { ...options, query: { ...query, skip } }),
-        (raw) => new Page(parseJSON(raw) as PageBody<Item>, fetchPage),
+        // Some lists (a key's usage) answer `{ data, total }` only: the page then takes its place from the query.
+        (raw) => {
+          const body = parseJSON(raw) as Partial<PageBody<Item>> & Pick<PageBody<Item>, 'data' | 'total'>;
+          const limit = typeof query.limit === 'number' ? query.limit : body.data.length;
+          return new Page({ limit, skip, ...body }, fetchPage);
+        },
       );
     return fetchPage(typeof query.skip === 'number' ? query.skip : 0);
   }

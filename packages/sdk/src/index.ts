@@ -6,6 +6,11 @@
 
 export type {
   ActivityEntry,
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyList,
+  ApiKeyUsageEntry,
+  ApiKeyWithSecret,
   AuthSession,
   BillingAccount,
   CollectionQuery,
@@ -24,6 +29,9 @@ export type {
   PasswordReset,
   Plan,
   ResetRequested,
+  Robot,
+  RobotCreate,
+  RobotList,
   SignInRequest,
   SignUpRequest,
   SqlCondition,
@@ -82,6 +90,7 @@ export {
   type MergePatch,
 } from './resources/data.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
+export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs } from './resources/logs.js';
 export {
   type CompiledQuery,
@@ -90,5 +99,6 @@ export {
   type SqlParam,
   type WhereOperator,
 } from './resources/query.js';
+export { RobotKeys, Robots } from './resources/robots.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
 export { type DeliveryListParams, Webhooks, type WebhookWithSecret } from './resources/webhooks.js';

@@ -20,6 +20,7 @@ import { registerDeviceSignIn } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 import { registerJobs } from './routes/jobs.js';
+import { registerKeys } from './routes/keys.js';
 import { registerLogs } from './routes/logs.js';
 import { registerPages } from './routes/pages.js';
 import { registerSettings } from './routes/settings.js';
@@ -36,8 +37,10 @@ import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
 import { ImportService } from './services/import/import-service.js';
 import { JobService } from './services/jobs.js';
+import { KeyService } from './services/keys.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
+import { RobotService } from './services/robots.js';
 import { SettingsService } from './services/settings.js';
 import { UsageRecorder } from './services/usage-recorder.js';
 import type { SharedState } from './shared-state.js';
@@ -146,6 +149,8 @@ export async function buildApp(
   registerPages(app, config.identityProviders);
   registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
   registerLogs(app, activity, requireSession);
+  const keys = new KeyService(storage);
+  registerKeys(app, { keys, robots: new RobotService(storage, keys) }, requireSession, ipAllowlist);
   registerJobs(
     app,
     auth,

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/auth/api-key.js';
 import type { KeyService } from '../src/index.js';
-import { forEachEngine, type TestServer } from './helpers.js';
+import { bearer, forEachEngine, type TestServer } from './helpers.js';
 import { keyService, newAccount } from './key-helpers.js';
 
 /**
  * The authorization matrix: every data route × every credential state that API keys give, each with the exact
- * status and code. (The session-token row joins when sessions can be issued.)
+ * status and code, and the session token a signed-in user holds, which acts on that user's own cluster.
  */
 
 type Expected = { status: number; code?: string; batchStatus?: number };
@@ -103,7 +103,8 @@ type State =
   | 'rotated, new secret'
   | 'deleted'
   | 'expired'
-  | 'key of another cluster';
+  | 'key of another cluster'
+  | 'session token';
 
 const unauthorized: Expected = { status: 401, code: 'unauthorized' };
 
@@ -121,6 +122,8 @@ const EXPECTED: Record<State, (route: Route) => Expected> = {
   deleted: () => unauthorized,
   expired: () => ({ status: 401, code: 'key_expired' }),
   'key of another cluster': (route) => route.otherCluster,
+  // The home user's own session token: every data route, on their own (the home) cluster's documents.
+  'session token': (route) => route.success,
 };
 
 const DATA_SCOPES = ['data:read', 'data:write', 'query:execute'];
@@ -133,11 +136,15 @@ forEachEngine((server) => {
   /** The key (secret, or `null` for no credential) of each state; "with the scope" is chosen per route. */
   const credentials = new Map<State, string | null>();
   const byScope = new Map<string, string>();
+  /** The home user's session token, sent as `Authorization: Bearer`. */
+  let sessionToken: string;
 
   beforeAll(async () => {
     t = server();
     keys = keyService(t);
-    const home = await newAccount(t, { plan: 'team' });
+    const password = 'matrix password, long enough';
+    const email = `matrix-${Math.random().toString(36).slice(2)}@example.com`;
+    const home = await newAccount(t, { plan: 'team', email, password });
     admin = home.apiKey;
     const make = async (scopes: string[]) =>
       (await keys.create(home.owner, { name: 'matrix', scopes })).secret;
@@ -171,6 +178,12 @@ forEachEngine((server) => {
     credentials.set('deleted', deleted.secret);
     credentials.set('expired', expired.secret);
     credentials.set('key of another cluster', other.apiKey);
+    const signIn = await t.call('POST', '/api/auth/signin', {
+      key: null,
+      body: { email, password },
+    });
+    expect(signIn.status).toBe(200);
+    sessionToken = ((await signIn.json()) as { token: string }).token;
   }, 60_000);
 
   async function freshDocument(collection = C): Promise<string> {
@@ -190,7 +203,10 @@ forEachEngine((server) => {
         ? byScope.get(row.route.scope)!
         : (credentials.get(row.state) as string | null);
     const { method, path, body } = row.route.request(docId);
-    const res = await t.call(method, path, { key, body });
+    const res =
+      row.state === 'session token'
+        ? await t.call(method, path, { key: null, body, headers: bearer(sessionToken) })
+        : await t.call(method, path, { key, body });
     const answer = (await res.json()) as { code?: string; results?: { status: number }[] };
     expect({ status: res.status, code: answer.code, batchStatus: answer.results?.[0]?.status }).toEqual({
       status: row.expected.status,

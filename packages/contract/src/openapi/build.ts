@@ -221,6 +221,8 @@ export function buildOpenApiDocument(): JsonSchema {
       { name: 'auth', description: 'Accounts and sessions' },
       { name: 'settings', description: 'Account settings' },
       { name: 'logs', description: 'Activity of an account' },
+      { name: 'keys', description: 'API keys: life cycle and usage history' },
+      { name: 'robots', description: 'Service accounts that own API keys' },
       { name: 'webhooks', description: 'Subscriptions to document events, their deliveries and attempts' },
     ],
     paths,

@@ -4,7 +4,9 @@ import { batchRoutes } from './batch.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
+import { keysRoutes } from './keys.js';
 import { logsRoutes } from './logs.js';
+import { robotsRoutes } from './robots.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
@@ -16,7 +18,9 @@ export { batchRoutes } from './batch.js';
 export { dataRoutes } from './data.js';
 export { deviceRoutes } from './device.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
+export { keysRoutes } from './keys.js';
 export { logsRoutes } from './logs.js';
+export { robotsRoutes } from './robots.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
@@ -36,6 +40,8 @@ export const routes: readonly RouteDefinition[] = [
   ...settingsRoutes,
   ...logsRoutes,
   ...jobsRoutes,
+  ...keysRoutes,
+  ...robotsRoutes,
   ...webhookRoutes,
 ];
 
@@ -52,6 +58,8 @@ export type RouteId =
   | (typeof logsRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
+  | (typeof keysRoutes)[number]['id']
+  | (typeof robotsRoutes)[number]['id']
   | (typeof webhookRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {

@@ -152,3 +152,24 @@ export const RobotCreate = z
   })
   .strict()
   .meta({ id: 'RobotCreate', description: 'A new robot.' });
+
+/** The robots of the caller. */
+export const RobotList = z
+  .object({ data: z.array(Robot) })
+  .meta({ id: 'RobotList', description: 'The robots of the caller, newest first.' });
+
+/** Path parameters naming a key: its id, the part of the secret after `svc_` that is not secret. */
+export const ApiKeyParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Path parameters naming a robot. */
+export const RobotParams = z.object({ id: z.string().min(1).max(64) });
+
+export type ApiKey = z.infer<typeof ApiKey>;
+export type ApiKeyCreate = z.input<typeof ApiKeyCreate>;
+export type ApiKeyWithSecret = z.infer<typeof ApiKeyWithSecret>;
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
+export type ApiKeyUsageEntry = z.infer<typeof ApiKeyUsageEntry>;
+export type ApiKeyUsagePage = z.infer<typeof ApiKeyUsagePage>;
+export type Robot = z.infer<typeof Robot>;
+export type RobotCreate = z.input<typeof RobotCreate>;
+export type RobotList = z.infer<typeof RobotList>;

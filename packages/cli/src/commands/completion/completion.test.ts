@@ -53,6 +53,7 @@ describe('dp completion bash', () => {
         'config',
         'data',
         'jobs',
+        'keys',
         'login',
         'logout',
         'profiles',
