@@ -1,45 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { availableEngines, createTestDatabase } from './helpers.js';
+import { startProcess, stop } from './server-process.js';
 import { freePort } from './setup/services.js';
 
-const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BATCH_SIZE = 200;
 const SENDERS = 8;
 const PAYLOAD = 'x'.repeat(400);
-
-/** The reference server as its own Node process, straight from the sources; ready once its credentials are written. */
-async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@dataplatform/source', '--import', 'tsx', 'src/bin.ts'],
-    { cwd: PACKAGE_DIR, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'ignore' },
-  );
-  const url = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('server did not start in 30 s');
-    const up = await fetch(`${url}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    // The development account is written just after the server starts listening.
-    if (up && existsSync(join(env.DATAPLATFORM_DATA_DIR!, 'dev-credentials.json'))) return { child, url };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
 
 /** Every document of the collection, read page by page, counted by the batch that wrote it. */
 async function countByBatch(
