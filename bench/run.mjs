@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: two parts, each a section of docs/benchmarks.md. Not part of the tests.
+ * `pnpm bench`: every benchmark, each a section of docs/benchmarks.md. Not part of the tests. Two parts run here:
  * - throughput: GET by id and insert on the reference server (SQLite), a raw node:http ceiling and json-server 0.17,
  *   then the SDK against raw undici, on the same data and connections;
  * - scale: GET by id, a list page with `total`, and insert on collections of 10,000 and 1,000,000 documents, on
@@ -8,13 +8,9 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
- *          --skip-batch (leave out the batch part, bench/batch.mjs, which otherwise runs unless --scale-only)
- *          --skip-webhooks (leave out webhook verification, bench/webhooks.mjs, which otherwise runs after the batch part
- *          unless --scale-only)
- *          --skip-cli (leave out the CLI start-up part, bench/cli.mjs, which otherwise runs unless --scale-only)
- *          --skip-upload (leave out the upload part, bench/upload.mjs, which otherwise runs last unless --scale-only)
- *          --skip-delivery (leave out the webhook delivery part, bench/delivery.mjs, which runs before the batch part)
- *          --skip-auth (leave out the key-authentication part, bench/auth.mjs, which otherwise runs last)
+ *          --skip-delivery --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth: leave out one of the
+ *          parts that write their own section (bench/delivery.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs,
+ *          auth.mjs); unless --scale-only, they run in that order after the two parts above
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -130,60 +126,24 @@ writeFileSync(
 );
 log(`\nWrote ${relative(root, out)}`);
 
-// The delivery part writes its own section of the page, after the two parts above are on it.
-if (!opts['skip-delivery'] && !opts['scale-only'] && !opts.profile) {
-  const delivery = spawnSync(
-    process.execPath,
-    [join(root, 'bench', 'delivery.mjs'), '--skip-build', '--out', out],
-    { stdio: 'inherit' },
-  );
-  if (delivery.status !== 0) throw new Error('the delivery part (bench/delivery.mjs) failed');
-}
-
-// The batch part writes its own section of the page, after the parts above are on it.
-if (!opts['skip-batch'] && !opts['scale-only'] && !opts.profile) {
-  const batch = spawnSync(
-    process.execPath,
-    [join(root, 'bench', 'batch.mjs'), '--skip-build', '--out', out],
-    { stdio: 'inherit' },
-  );
-  if (batch.status !== 0) throw new Error('the batch part (bench/batch.mjs) failed');
-}
-
-// Webhook verification, a micro-benchmark of its own, writes its section last.
-if (!opts['skip-webhooks'] && !opts['scale-only'] && !opts.profile) {
-  const webhooks = spawnSync(
-    process.execPath,
-    [join(root, 'bench', 'webhooks.mjs'), '--out', out, ...(opts['skip-build'] ? ['--skip-build'] : [])],
-    { stdio: 'inherit' },
-  );
-  if (webhooks.status !== 0) throw new Error('the webhook verification part (bench/webhooks.mjs) failed');
-}
-
-// The CLI part writes its own section too; it builds the CLI unless told not to build.
-if (!opts['skip-cli'] && !opts['scale-only'] && !opts.profile) {
-  const cliArgs = [
-    join(root, 'bench', 'cli.mjs'),
-    '--out',
-    out,
-    ...(opts['skip-build'] ? ['--skip-build'] : []),
-  ];
-  const cli = spawnSync(process.execPath, cliArgs, { stdio: 'inherit' });
-  if (cli.status !== 0) throw new Error('the CLI start-up part (bench/cli.mjs) failed');
-}
-
-// `dp upload` of a million documents end to end, last: it builds nothing when the CLI part above built it.
-if (!opts['skip-upload'] && !opts['scale-only'] && !opts.profile) {
-  const uploadArgs = [join(root, 'bench', 'upload.mjs'), '--out', out];
-  if (opts['skip-build'] || !opts['skip-cli']) uploadArgs.push('--skip-build');
-  const upload = spawnSync(process.execPath, uploadArgs, { stdio: 'inherit' });
-  if (upload.status !== 0) throw new Error('the upload part (bench/upload.mjs) failed');
-}
-
-// The key-authentication part writes its own section too, last.
-if (!opts['skip-auth'] && !opts['scale-only'] && !opts.profile) {
-  const auth = spawnSync(process.execPath, [join(root, 'bench', 'auth.mjs'), '--skip-build', '--out', out], {
-    stdio: 'inherit',
-  });
-  if (auth.status !== 0) throw new Error('the key-authentication part (bench/auth.mjs) failed');
+// The parts below each write their own section of the page, in this order, after the two parts above are on it.
+// `buildsOwn`: the part builds a package of its own (unless told not to); the others use what was built above.
+const separateParts = [
+  { flag: 'skip-delivery', script: 'delivery.mjs', name: 'webhook delivery' },
+  { flag: 'skip-batch', script: 'batch.mjs', name: 'batch' },
+  { flag: 'skip-webhooks', script: 'webhooks.mjs', name: 'webhook verification', buildsOwn: true },
+  { flag: 'skip-cli', script: 'cli.mjs', name: 'CLI start-up', buildsOwn: true },
+  // `dp upload` of a million documents: it needs the CLI, which the CLI part has just built unless skipped.
+  { flag: 'skip-upload', script: 'upload.mjs', name: 'upload', buildsOwn: true, builtBy: 'skip-cli' },
+  { flag: 'skip-auth', script: 'auth.mjs', name: 'key-authentication' },
+];
+if (!opts['scale-only']) {
+  for (const part of separateParts) {
+    if (opts[part.flag]) continue;
+    const built =
+      opts['skip-build'] || !part.buildsOwn || (part.builtBy !== undefined && !opts[part.builtBy]);
+    const partArgs = [join(root, 'bench', part.script), '--out', out, ...(built ? ['--skip-build'] : [])];
+    const result = spawnSync(process.execPath, partArgs, { stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`the ${part.name} part (bench/${part.script}) failed`);
+  }
 }
