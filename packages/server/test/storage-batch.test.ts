@@ -87,6 +87,39 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
     expect(await total('s3')).toBe(1);
   });
 
+  // Long runs of inserts into one collection: enough rows for several multi-row statements, with taken ids in them.
+  const longRun = (collection: string) =>
+    Array.from({ length: 130 }, (_, i) =>
+      insert(collection, i === 110 ? 'r100' : `r${i === 75 ? 'taken' : i}`),
+    );
+
+  it('gives each insert of a long run its own result: a taken id, and a repeat of an id earlier in the run', async () => {
+    await storage.documents.apply('c1', [insert('s5', 'rtaken', { first: true })], { atomic: true });
+    const outcome = await storage.documents.apply('c1', longRun('s5'), { atomic: false });
+    const failed = outcome.ok ? outcome.results.flatMap((r, i) => (r.ok ? [] : [[i, r.reason]])) : outcome;
+    expect(failed).toEqual([
+      [75, 'conflict'],
+      [110, 'conflict'],
+    ]);
+    expect(await total('s5')).toBe(129);
+    const kept = await storage.documents.get({ clusterId: 'c1', collection: 's5' }, 'rtaken');
+    expect(JSON.parse(kept!)).toMatchObject({ first: true });
+  });
+
+  it('rolls a long atomic run back at its first taken id', async () => {
+    await storage.documents.apply('c1', [insert('s6', 'rtaken')], { atomic: true });
+    expect(await storage.documents.apply('c1', longRun('s6'), { atomic: true })).toEqual({
+      ok: false,
+      reason: 'aborted',
+      index: 75,
+      result: { ok: false, reason: 'conflict' },
+    });
+    expect(await total('s6')).toBe(1);
+    const clean = await storage.documents.apply('c1', longRun('s7').slice(0, 101), { atomic: true });
+    expect(clean.ok && clean.results.every((r) => r.ok)).toBe(true);
+    expect(await total('s7')).toBe(101);
+  });
+
   it('records the composed answer with a successful batch', async () => {
     const record = { key: 'k2', fingerprint: 'f', status: 200, expiredBefore: NEVER };
     const outcome = await storage.documents.apply('c1', [insert('s4', 'a')], {
