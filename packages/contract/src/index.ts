@@ -26,3 +26,4 @@ export * from './semantics/documents.js';
 export * from './semantics/import.js';
 export * from './semantics/ip-allowlist.js';
 export * from './semantics/types.js';
+export * from './semantics/webhook-test.js';

@@ -1,4 +1,10 @@
-import { WebhookCreate, WebhookSecretRotate, type webhookRoutes } from '@dataplatform/contract';
+import {
+  resolveTestEvent,
+  WebhookCreate,
+  WebhookSecretRotate,
+  WebhookTestEvent,
+  type webhookRoutes,
+} from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import type { Operation } from './document-operations.js';
 
@@ -80,6 +86,14 @@ export const webhookOperations: Record<(typeof webhookRoutes)[number]['id'], Ope
     const delivery = model.webhooks.resend(webhookId, deliveryId);
     if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
     return { status: 202, body: delivery };
+  },
+  'webhooks.test': ({ params, body }, _store, { webhooks }) => {
+    const input = parse(WebhookTestEvent, body ?? {});
+    const subscription = webhooks.get(params.webhookId!);
+    if (!subscription) throw notFound(params.webhookId!);
+    const resolved = resolveTestEvent({ ...subscription, id: subscription._id }, input);
+    if ('code' in resolved) throw ApiError.fromViolation(resolved);
+    return { status: 202, body: webhooks.test(subscription._id, resolved) };
   },
   'webhooks.stream': (input, store, model) => {
     existing(input.params.webhookId!, input, store, model);

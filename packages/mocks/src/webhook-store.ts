@@ -90,23 +90,45 @@ export class WebhookStore {
     const createdAt = new Date().toISOString();
     const eventId = `evt_${this.#nextId()}`;
     for (const { record } of this.#subscriptions.values()) {
-      if (!wants(record, change)) continue;
-      this.#deliveries.push({
-        _id: `dlv_${this.#nextId()}`,
-        webhookId: record._id,
-        eventId,
-        eventType: change.type,
-        collection: change.collection,
-        documentId: change.documentId,
-        status: 'pending',
-        attempts: 0,
-        createdAt,
-        lastAttemptAt: null,
-        nextAttemptAt: createdAt,
-        lastResponseStatus: null,
-        lastError: null,
-      });
+      if (wants(record, change)) this.#deliver(record._id, eventId, change, createdAt);
     }
+  }
+
+  /**
+   * Records the pending delivery of a test event to this subscription alone (its kind and collection checked by
+   * the caller, as the server does), and answers it.
+   */
+  test(
+    webhookId: string,
+    event: { type: DocumentChange['type']; collection: string },
+  ): WebhookDeliveryRecord {
+    const change = { ...event, documentId: `test_${this.#nextId()}` };
+    return { ...this.#deliver(webhookId, `evt_${this.#nextId()}`, change, new Date().toISOString()) };
+  }
+
+  #deliver(
+    webhookId: string,
+    eventId: string,
+    change: Pick<DocumentChange, 'type' | 'collection' | 'documentId'>,
+    createdAt: string,
+  ): WebhookDeliveryRecord {
+    const delivery: WebhookDeliveryRecord = {
+      _id: `dlv_${this.#nextId()}`,
+      webhookId,
+      eventId,
+      eventType: change.type,
+      collection: change.collection,
+      documentId: change.documentId,
+      status: 'pending',
+      attempts: 0,
+      createdAt,
+      lastAttemptAt: null,
+      nextAttemptAt: createdAt,
+      lastResponseStatus: null,
+      lastError: null,
+    };
+    this.#deliveries.push(delivery);
+    return delivery;
   }
 
   /** A subscription's deliveries, newest first, optionally in one state. */

@@ -104,4 +104,56 @@ describe('webhooks in the mocks', () => {
       404,
     );
   });
+
+  it('answers a test event with a pending delivery of it, listed with the others, for that subscription alone', async () => {
+    const { _id } = await subscribe({
+      url: 'https://example.com/h',
+      events: ['document.deleted', 'document.created'],
+      collection: 'orders',
+    });
+    const bystander = await subscribe({ url: 'https://example.com/other', events: ['*'] });
+    const sent = await call('POST', `/api/v1/data/webhooks/${_id}/test`);
+    expect(sent.status).toBe(202);
+    expect(sent.body).toMatchObject({
+      webhookId: _id,
+      eventType: 'document.deleted',
+      collection: 'orders',
+      status: 'pending',
+      attempts: 0,
+    });
+    expect(sent.body.documentId).toMatch(/^test_/);
+    expect(sent.body.eventId).toMatch(/^evt_/);
+    const asked = await call('POST', `/api/v1/data/webhooks/${_id}/test`, {
+      json: { type: 'document.created', collection: 'orders' },
+    });
+    expect(asked.body.eventType).toBe('document.created');
+    expect((await deliveriesOf(_id)).data).toEqual([asked.body, sent.body]);
+    expect((await deliveriesOf(bystander._id)).total).toBe(0);
+    const catchAll = await call('POST', `/api/v1/data/webhooks/${bystander._id}/test`, { json: {} });
+    expect(catchAll.body).toMatchObject({ eventType: 'document.created', collection: 'test' });
+  });
+
+  it.each([
+    [{ type: 'document.updated' }, 'validation_error', 'type'],
+    [{ collection: 'invoices' }, 'validation_error', 'collection'],
+    [{ type: 'document.exploded' }, 'validation_error', 'type'],
+    [[1], 'invalid_body', undefined],
+  ])('refuses the test event %j with %s, as the server does', async (json, code, field) => {
+    const { _id } = await subscribe({
+      url: 'https://example.com/h',
+      events: ['document.created'],
+      collection: 'orders',
+    });
+    const result = await call('POST', `/api/v1/data/webhooks/${_id}/test`, { json });
+    expect(result.status).toBe(400);
+    expect(result.body.code).toBe(code);
+    if (field) expect(result.body.details.field).toBe(field);
+    expect((await deliveriesOf(_id)).total).toBe(0);
+  });
+
+  it('answers 404 to a test event for an unknown webhook', async () => {
+    const result = await call('POST', '/api/v1/data/webhooks/wh_none/test', { json: {} });
+    expect(result.status).toBe(404);
+    expect(result.body.code).toBe('not_found');
+  });
 });

@@ -72,6 +72,29 @@ describe('client.webhooks', () => {
     await expect(client.webhooks.resend(_id, 'dlv_unknown')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('sends a test event to one subscription and finds its delivery among the others', async () => {
+    const { _id } = await client.webhooks.create({
+      url: 'https://example.com/hooks',
+      events: ['document.updated'],
+      collection: 'orders',
+    });
+    const delivery = await client.webhooks.test(_id);
+    expect(delivery).toMatchObject({
+      webhookId: _id,
+      eventType: 'document.updated',
+      collection: 'orders',
+      status: 'pending',
+    });
+    expect(delivery.documentId).toMatch(/^test_/);
+    expect((await client.webhooks.deliveries(_id)).data).toEqual([delivery]);
+    const refused = await client.webhooks.test(_id, { type: 'document.created' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect((refused as BadRequestError).code).toBe('validation_error');
+    await expect(client.webhooks.test('wh_unknown', { collection: 'orders' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
   it('rotates a secret, generated or given', async () => {
     const { _id, secret } = await client.webhooks.create({ url: 'https://example.com/hooks', events: ['*'] });
     const rotated = await client.webhooks.rotateSecret(_id);

@@ -1,62 +1,8 @@
-import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachEngine } from './helpers.js';
+import { openStream } from './webhooks/event-stream.js';
 import { type Receiver, startReceiver } from './webhooks/receiver.js';
 import { hexSignatureValid, standardSignatureValid } from './webhooks/signatures.js';
-
-/** One server-sent event. */
-interface Sent {
-  id?: string;
-  event?: string;
-  data?: string;
-}
-
-/**
- * Opens a server-sent event stream with node:http (one connection of its own, closed with the stream) and
- * collects its events; comments and `retry:` lines are skipped.
- */
-async function openStream(url: string, headers: Record<string, string>) {
-  const events: Sent[] = [];
-  const request = get(url, { headers });
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    request.on('response', resolve);
-    request.on('error', reject);
-  });
-  let buffer = '';
-  response.setEncoding('utf8');
-  response.on('data', (chunk: string) => {
-    buffer += chunk;
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event: Sent = {};
-      for (const line of block.split('\n')) {
-        const at = line.indexOf(': ');
-        if (line.startsWith(':') || at < 0) continue;
-        const field = line.slice(0, at);
-        if (field === 'id' || field === 'event' || field === 'data') event[field] = line.slice(at + 2);
-      }
-      if (event.data) events.push(event);
-    }
-  });
-  response.on('error', () => {});
-  return {
-    status: response.statusCode,
-    contentType: response.headers['content-type'],
-    events,
-    async waitFor(count: number) {
-      const deadline = Date.now() + 10_000;
-      while (events.length < count) {
-        if (Date.now() > deadline) throw new Error(`stream sent ${events.length} of ${count} events`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return events.slice(0, count);
-    },
-    close() {
-      request.destroy();
-    },
-  };
-}
 
 forEachEngine((t) => {
   let receiver: Receiver;

@@ -12,4 +12,6 @@ export interface DataPlatformEvent<TDocument = Record<string, unknown>> {
   documentId: string;
   data: TDocument | null;
   previous?: TDocument | null;
+  /** True only for a test event (sent with `POST …/webhooks/{id}/test`): no document changed. */
+  test?: boolean;
 }

@@ -12,6 +12,7 @@ import {
   WebhookSecretRotation,
   WebhookStreamMessage,
   WebhookSubscription,
+  WebhookTestEvent,
 } from '../schemas/webhook.js';
 import type { RouteDefinition } from './types.js';
 
@@ -129,6 +130,23 @@ export const webhookRoutes = [
     params: DeliveryParams,
     success: { status: 202, description: 'The delivery, due now', schema: WebhookDelivery },
     errors: ['validation_error', 'not_found'],
+  },
+  {
+    id: 'webhooks.test',
+    method: 'POST',
+    path: `${BASE}/{webhookId}/test`,
+    tag,
+    summary: 'Send a test event to a subscription',
+    description: [
+      'Makes one event for this subscription only, with `"test": true`, a `documentId` of the form `test_…` and a small sample document as `data` (and `previous`, for `document.updated`); no document is written. It goes out like the events of real writes: signed the same way, retried, recorded as attempts, listed among the deliveries, re-sendable, and sent on the event stream of the subscription.',
+      "The body is optional: `type` defaults to the first kind the subscription names (`document.created` for `*`), `collection` to the subscription's collection (or `test`). A kind the subscription does not want, a collection it does not cover, or a subscription disabled by a 410 answer is 400 `validation_error`.",
+    ].join('\n\n'),
+    auth: 'data',
+    scopes,
+    params: WebhookParams,
+    body: WebhookTestEvent,
+    success: { status: 202, description: 'The delivery of the test event, due now', schema: WebhookDelivery },
+    errors: ['validation_error', 'invalid_json', 'invalid_body', 'not_found', 'payload_too_large'],
   },
   {
     id: 'webhooks.stream',

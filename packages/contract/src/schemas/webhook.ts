@@ -150,6 +150,20 @@ export const WebhookSecretRotation = WebhookSubscription.extend({
   }),
 }).meta({ id: 'WebhookSecretRotation', description: 'A subscription after its secret was rotated.' });
 
+/** Request to send a test event to one subscription; every field is optional. */
+export const WebhookTestEvent = z
+  .object({
+    type: z.enum(WEBHOOK_EVENT_TYPES).optional().meta({
+      description:
+        'The kind of event; defaults to the first kind the subscription names (`document.created` for `*`). One it does not want is refused.',
+    }),
+    collection: CollectionName.optional().meta({
+      description:
+        "The event's collection; defaults to the subscription's collection, or `test` when it has none. Another than the subscription's is refused.",
+    }),
+  })
+  .meta({ id: 'WebhookTestEvent', description: 'A test event to send to one subscription.' });
+
 /** The body of a delivery: what a receiver gets. */
 export const WebhookEvent = z
   .object({
@@ -167,6 +181,10 @@ export const WebhookEvent = z
       .record(z.string(), z.unknown())
       .optional()
       .meta({ description: 'For `document.updated`: the document before the change' }),
+    test: z.boolean().optional().meta({
+      description:
+        'True only for an event made by the test route (`POST …/webhooks/{webhookId}/test`): no document changed, and `documentId` is `test_…`. Absent from events of real writes.',
+    }),
   })
   .meta({ id: 'WebhookEvent', description: 'An event as a receiver gets it.' });
 

@@ -10,6 +10,7 @@ import type {
   WebhookSecretRotation,
   WebhookStreamMessage,
   WebhookSubscription,
+  WebhookTestEvent,
 } from '../schemas/webhook.js';
 
 /** A stored document with the caller's own fields typed as `T`. */
@@ -35,6 +36,8 @@ export type ClusterRecord = z.infer<typeof Cluster>;
 export type BillingAccountRecord = z.infer<typeof BillingAccount>;
 /** A request to create a webhook subscription. */
 export type WebhookCreateRequest = z.infer<typeof WebhookCreate>;
+/** A request to send a test event to a subscription. */
+export type WebhookTestRequest = z.input<typeof WebhookTestEvent>;
 /** A webhook subscription. */
 export type WebhookSubscriptionRecord = z.infer<typeof WebhookSubscription>;
 /** Where a webhook delivery stands. */

@@ -4,6 +4,7 @@ import type {
   WebhookCreateRequest,
   WebhookDeliveryRecord,
   WebhookDeliveryStatus,
+  WebhookEventType,
   WebhookSecretRotationRecord,
   WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
@@ -92,6 +93,21 @@ export class Webhooks extends APIResource {
   /** Sends a delivery again now, with the same event id and body (one attempt for a finished delivery). */
   resend(webhookId: string, deliveryId: string, options?: RequestOptions): APIPromise<WebhookDeliveryRecord> {
     return this._client.post(`${deliveryPath(webhookId, deliveryId)}/resend`, options);
+  }
+
+  /**
+   * Sends a signed test event to this subscription alone: a sample document (`"test": true`, `documentId`
+   * `test_…`) that goes out like a real event (retried, listed in `deliveries`, re-sendable, on the event stream).
+   * `type` defaults to the first kind the subscription names, `collection` to its collection (or `test`); one it
+   * would not get is BadRequestError `validation_error`. Answers the delivery, pending and due now.
+   * @example const delivery = await client.webhooks.test(id, { type: 'document.updated' });
+   */
+  test(
+    webhookId: string,
+    params: { type?: WebhookEventType; collection?: string } = {},
+    options?: RequestOptions,
+  ): APIPromise<WebhookDeliveryRecord> {
+    return this._client.post(`${webhookPath(webhookId)}/test`, { ...options, body: params });
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   WebhookCreate,
   WebhookParams,
   WebhookSecretRotate,
+  WebhookTestEvent,
   webhookRoutes,
 } from '@dataplatform/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -55,6 +56,10 @@ function handlers(webhooks: WebhookService, streams: EventStreams): Record<Route
     'webhooks.resend': ({ request, clusterId }) => {
       const { webhookId, deliveryId } = deliveryParams(request);
       return webhooks.resend(clusterId, webhookId, deliveryId);
+    },
+    'webhooks.test': ({ request, clusterId }) => {
+      const input = validate(WebhookTestEvent, objectBody(request.body, true), 'body');
+      return webhooks.test(clusterId, params(request).webhookId, input);
     },
     'webhooks.stream': async ({ request, reply, clusterId }) => {
       const subscription = await webhooks.subscription(clusterId, params(request).webhookId);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { changesOf, changeTargets, eventBody, outboxRows, targetKey, wants } from './outbox.js';
-import type { DocumentOperation, OperationResult } from './types.js';
+import {
+  changesOf,
+  changeTargets,
+  eventBody,
+  outboxRows,
+  targetKey,
+  testEventRows,
+  wants,
+} from './outbox.js';
+import type { DocumentOperation, OperationResult, TestEvent } from './types.js';
 
 const AT = '2030-01-01T00:00:00.000Z';
 const doc = (id: string, fields: object) =>
@@ -108,5 +116,39 @@ describe('the outbox', () => {
       data: { a: 1 },
       previous: { a: 0 },
     });
+  });
+
+  it('makes a test event for its one subscription, marked as a test and due at once', () => {
+    const event: TestEvent = {
+      type: 'document.updated',
+      collection: 'c',
+      documentId: 'test_1',
+      data: '{}',
+      previous: '{}',
+    };
+    const rows = testEventRows('cl', { id: 'only', events: ['*'], collection: null }, event, AT);
+    expect(rows.deliveries).toEqual([
+      {
+        id: expect.stringMatching(/^dlv_/),
+        subscriptionId: 'only',
+        eventId: rows.events[0]!.id,
+        createdAt: AT,
+        nextAttemptAt: AT,
+      },
+    ]);
+    expect(JSON.parse(rows.events[0]!.body)).toEqual({
+      id: rows.events[0]!.id,
+      type: 'document.updated',
+      createdAt: AT,
+      collection: 'c',
+      documentId: 'test_1',
+      data: {},
+      previous: {},
+      test: true,
+    });
+    // The events of writes carry no such mark.
+    expect(
+      JSON.parse(eventBody('evt_1', { ...event, type: 'document.created', previous: undefined }, AT)),
+    ).not.toHaveProperty('test');
   });
 });

@@ -6,6 +6,7 @@ import type {
   ClaimedDelivery,
   SubscriptionFilter,
   SubscriptionTarget,
+  TestEvent,
 } from './webhook-types.js';
 
 // The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
@@ -22,6 +23,8 @@ export interface DocumentChange {
   data: string;
   /** For an update: the document before it. */
   previous?: string;
+  /** Set for an event of the test route: no document changed. */
+  test?: true;
 }
 
 /** An event row: its delivery body is fixed once, so every retry sends the same bytes. */
@@ -143,7 +146,8 @@ export function eventBody(id: string, change: DocumentChange, createdAt: string)
     `{"id":${JSON.stringify(id)},"type":"${change.type}","createdAt":"${createdAt}",` +
     `"collection":${JSON.stringify(change.collection)},"documentId":${JSON.stringify(change.documentId)},` +
     `"data":${change.data}`;
-  return change.previous === undefined ? `${head}}` : `${head},"previous":${change.previous}}`;
+  const previous = change.previous === undefined ? '' : `,"previous":${change.previous}`;
+  return `${head}${previous}${change.test ? ',"test":true' : ''}}`;
 }
 
 /** The event and delivery rows of a batch's changes: an event only where some subscription wants it. */
@@ -154,33 +158,63 @@ export function outboxRows(
   now: string,
   /** Set when this instance's worker takes the deliveries: they are leased to it until then. */
   leasedUntil?: string,
-): { events: EventRow[]; deliveries: DeliveryRow[] } {
-  const events: EventRow[] = [];
-  const deliveries: DeliveryRow[] = [];
+): OutboxRows {
+  const rows: OutboxRows = { events: [], deliveries: [] };
   for (const change of changes) {
     const targets = subscriptions.filter((s) => wants(s, change.type, change.collection));
-    if (targets.length === 0) continue;
-    const id = `evt_${ulid()}`;
-    events.push({
-      id,
-      clusterId,
-      type: change.type,
-      collection: change.collection,
-      documentId: change.documentId,
-      body: eventBody(id, change, now),
-      createdAt: now,
-    });
-    for (const subscription of targets) {
-      deliveries.push({
-        id: `dlv_${ulid()}`,
-        subscriptionId: subscription.id,
-        eventId: id,
-        createdAt: now,
-        nextAttemptAt: leasedUntil ?? now,
-      });
-    }
+    if (targets.length > 0) addEvent(rows, clusterId, change, targets, now, leasedUntil ?? now);
   }
-  return { events, deliveries };
+  return rows;
+}
+
+/**
+ * The rows of a test event (see the test route): one event, marked `"test": true`, with one delivery for `target`
+ * alone, due at `now`. The caller has checked that the subscription wants it.
+ */
+export function testEventRows(
+  clusterId: string,
+  target: SubscriptionFilter,
+  event: TestEvent,
+  now: string,
+): OutboxRows {
+  const rows: OutboxRows = { events: [], deliveries: [] };
+  addEvent(rows, clusterId, { ...event, test: true }, [target], now, now);
+  return rows;
+}
+
+/** Event and delivery rows, as one statement of each engine writes them. */
+export interface OutboxRows {
+  events: EventRow[];
+  deliveries: DeliveryRow[];
+}
+
+function addEvent(
+  rows: OutboxRows,
+  clusterId: string,
+  change: DocumentChange,
+  targets: readonly SubscriptionFilter[],
+  now: string,
+  nextAttemptAt: string,
+): void {
+  const id = `evt_${ulid()}`;
+  rows.events.push({
+    id,
+    clusterId,
+    type: change.type,
+    collection: change.collection,
+    documentId: change.documentId,
+    body: eventBody(id, change, now),
+    createdAt: now,
+  });
+  for (const subscription of targets) {
+    rows.deliveries.push({
+      id: `dlv_${ulid()}`,
+      subscriptionId: subscription.id,
+      eventId: id,
+      createdAt: now,
+      nextAttemptAt,
+    });
+  }
 }
 
 /** The deliveries of `rows` as the worker needs them, for the subscriptions they were made for. */

@@ -160,6 +160,17 @@ export interface StreamedEvent {
   body: string;
 }
 
+/** A test event for one subscription (the test route): what a document change would carry; none happened. */
+export interface TestEvent {
+  type: WebhookEventType;
+  collection: string;
+  documentId: string;
+  /** The sample document, as JSON text. */
+  data: string;
+  /** For `document.updated`: the sample document before, as JSON text. */
+  previous?: string;
+}
+
 /** Deliveries and their attempts: what the worker claims and records, and what the routes list. */
 export interface DeliveryStore {
   /**
@@ -178,6 +189,12 @@ export interface DeliveryStore {
   attempts(subscriptionId: string, deliveryId: string): Promise<AttemptRecord[] | null>;
   /** Makes a delivery of this subscription due at `now` (see the resend route); null when there is none. */
   resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null>;
+  /**
+   * Writes a test event with one delivery, due now, for this subscription of the cluster alone (no other
+   * subscription gets it), and wakes the delivery workers and event streams as a write's capture does, on every
+   * instance. Null when the cluster has no such subscription.
+   */
+  createTest(clusterId: string, subscriptionId: string, event: TestEvent): Promise<DeliveryRecord | null>;
   /** Up to `limit` of the subscription's events whose cursor comes after `after`, oldest first. */
   stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number): Promise<StreamedEvent[]>;
   /**

@@ -1,4 +1,9 @@
-import type { WebhookCreate } from '@dataplatform/contract';
+import {
+  resolveTestEvent,
+  testEventDocuments,
+  type WebhookCreate,
+  type WebhookTestEvent,
+} from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
@@ -119,6 +124,26 @@ export class WebhookService {
     await this.subscription(clusterId, webhookId);
     const delivery = await this.storage.deliveries.resend(webhookId, deliveryId, iso(this.clock.now()));
     if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
+    return publicDelivery(delivery);
+  }
+
+  /**
+   * Sends a test event to one subscription (see the test route): a sample event it wants, through the same
+   * outbox and worker as the events of writes, to it alone. No document is written.
+   */
+  async test(clusterId: string, webhookId: string, input: z.output<typeof WebhookTestEvent>) {
+    const subscription = await this.subscription(clusterId, webhookId);
+    const resolved = resolveTestEvent(subscription, input);
+    if ('code' in resolved) throw new ApiError(resolved.code, resolved.message, resolved.details);
+    const documentId = `test_${ulid()}`;
+    const { data, previous } = testEventDocuments(resolved.type, documentId, iso(this.clock.now()));
+    const delivery = await this.storage.deliveries.createTest(clusterId, webhookId, {
+      ...resolved,
+      documentId,
+      data: JSON.stringify(data),
+      ...(previous ? { previous: JSON.stringify(previous) } : {}),
+    });
+    if (!delivery) throw notFound(webhookId);
     return publicDelivery(delivery);
   }
 

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
+import { claimedOf, testEventRows } from '../outbox.js';
 import type {
   AttemptRecord,
   CaptureTaker,
@@ -8,6 +9,8 @@ import type {
   DeliveryStore,
   FinishedAttempt,
   StreamedEvent,
+  SubscriptionTarget,
+  TestEvent,
 } from '../webhook-types.js';
 import type { PostgresOutbox } from './outbox.js';
 
@@ -136,6 +139,34 @@ export class PostgresDeliveries implements DeliveryStore {
     );
     if (row) this.outbox.signal.due();
     return row ?? null;
+  }
+
+  async createTest(
+    clusterId: string,
+    subscriptionId: string,
+    event: TestEvent,
+  ): Promise<DeliveryRecord | null> {
+    const made = await this.sql.begin(async (tx) => {
+      // Locked against removal until the commit, as a write's capture locks the subscriptions it targets.
+      const [target] = await tx<SubscriptionTarget[]>`
+        SELECT s.id, s.events, s.collection, s.cluster_id AS "clusterId", c.owner_id AS "ownerId", s.url, s.secret,
+          s.previous_secret AS "previousSecret", s.previous_secret_expires_at AS "previousSecretExpiresAt"
+        FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
+        WHERE s.cluster_id = ${clusterId} AND s.id = ${subscriptionId} FOR KEY SHARE OF s`;
+      if (!target) return null;
+      const now = new Date().toISOString();
+      const rows = testEventRows(clusterId, target, event, now);
+      // Not leased to this instance's worker: due now, and NOTIFY wakes the workers of every instance.
+      await this.outbox.insert(tx, clusterId, rows, now, undefined);
+      const [record] = await tx.unsafe<DeliveryRecord[]>(
+        `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = $1`,
+        [rows.deliveries[0]!.id],
+      );
+      return { record: record!, deliveries: claimedOf(rows, [target]) };
+    });
+    if (!made) return null;
+    this.outbox.signal.committed(made.deliveries, false);
+    return made.record;
   }
 
   async stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number) {

@@ -1,6 +1,14 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { composeDocument } from '../compose.js';
-import { CaptureSignal, changesOf, changeTargets, claimedOf, outboxRows, targetKey } from '../outbox.js';
+import {
+  CaptureSignal,
+  changesOf,
+  changeTargets,
+  claimedOf,
+  type OutboxRows,
+  outboxRows,
+  targetKey,
+} from '../outbox.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
 import type { CaptureTaker, ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
 import { COLUMNS } from './document-operations.js';
@@ -125,8 +133,8 @@ export class PostgresOutbox {
   }
 
   /**
-   * Writes the events and deliveries in one statement. Deliveries leased to this instance's worker need no one
-   * else; without a taker, NOTIFY tells the other instances (on commit) that deliveries are due.
+   * Writes the events and deliveries of a write. Deliveries leased to this instance's worker need no one else;
+   * without a taker, NOTIFY tells the other instances (on commit) that deliveries are due.
    */
   private async write(
     tx: TransactionSql,
@@ -137,8 +145,22 @@ export class PostgresOutbox {
     const now = new Date().toISOString();
     const leasedUntil = this.signal.leaseUntil();
     const rows = outboxRows(clusterId, subscriptions, changes, now, leasedUntil);
-    const { events, deliveries } = rows;
-    if (deliveries.length === 0) return undefined;
+    if (rows.deliveries.length === 0) return undefined;
+    await this.insert(tx, clusterId, rows, now, leasedUntil);
+    return { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
+  }
+
+  /**
+   * Writes event and delivery rows in one statement, every delivery next due at `leasedUntil` (leased to this
+   * instance's worker) or else at `now`, announced to every instance with NOTIFY when the transaction commits.
+   */
+  async insert(
+    tx: TransactionSql,
+    clusterId: string,
+    { events, deliveries }: OutboxRows,
+    now: string,
+    leasedUntil: string | undefined,
+  ): Promise<void> {
     await tx
       .unsafe(
         `WITH e AS (
@@ -169,6 +191,5 @@ export class PostgresOutbox {
         { prepare: true },
       )
       .execute();
-    return { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
   }
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { claimedOf, testEventRows } from '../outbox.js';
 import type {
   AttemptRecord,
   CaptureTaker,
@@ -8,6 +9,8 @@ import type {
   DeliveryStore,
   FinishedAttempt,
   StreamedEvent,
+  SubscriptionTarget,
+  TestEvent,
 } from '../webhook-types.js';
 import type { SqliteOutbox } from './outbox.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
@@ -50,6 +53,7 @@ export class SqliteDeliveries implements DeliveryStore {
   private readonly stmt;
   private readonly claimTx;
   private readonly finishTx;
+  private readonly testTx;
 
   constructor(
     private readonly db: Database.Database,
@@ -141,6 +145,12 @@ export class SqliteDeliveries implements DeliveryStore {
         `DELETE FROM webhook_events WHERE created_at < ?
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
       ),
+      target: db.prepare<[string, string], Omit<SubscriptionTarget, 'events'> & { events: string }>(
+        `SELECT s.id, s.events, s.collection, s.cluster_id AS clusterId, c.owner_id AS ownerId, s.url, s.secret,
+           s.previous_secret AS previousSecret, s.previous_secret_expires_at AS previousSecretExpiresAt
+         FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
+         WHERE s.cluster_id = ? AND s.id = ?`,
+      ),
       cursorOf: db.prepare<[string, string], { createdAt: string; id: string }>(
         `SELECT created_at AS createdAt, id FROM webhook_deliveries WHERE subscription_id = ? AND event_id = ?`,
       ),
@@ -165,6 +175,18 @@ export class SqliteDeliveries implements DeliveryStore {
       this.stmt.settle.run(params);
     });
     this.finishTx = relaxed(db, finish, synchronous);
+    // Committed as configured, like the events of document writes: an acknowledged test event is kept.
+    this.testTx = db.transaction((clusterId: string, subscriptionId: string, event: TestEvent) => {
+      const row = this.stmt.target.get(clusterId, subscriptionId);
+      if (!row) return null;
+      const target = { ...row, events: JSON.parse(row.events) as string[] };
+      const rows = testEventRows(clusterId, target, event, new Date().toISOString());
+      this.outbox.insert(rows);
+      return {
+        record: this.stmt.record.get(rows.deliveries[0]!.id)!,
+        deliveries: claimedOf(rows, [target]),
+      };
+    });
   }
 
   async claim(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
@@ -206,6 +228,18 @@ export class SqliteDeliveries implements DeliveryStore {
     if (this.stmt.resend.run(now, deliveryId, subscriptionId).changes === 0) return null;
     this.outbox.signal.due();
     return this.stmt.record.get(deliveryId) ?? null;
+  }
+
+  async createTest(
+    clusterId: string,
+    subscriptionId: string,
+    event: TestEvent,
+  ): Promise<DeliveryRecord | null> {
+    const made = this.testTx.immediate(clusterId, subscriptionId, event);
+    if (!made) return null;
+    // Not leased to this process's worker: due now, so the worker claims it as it claims a re-send.
+    this.outbox.signal.committed(made.deliveries, false);
+    return made.record;
   }
 
   async stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number) {

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import { composeDocument } from '../compose.js';
-import { CaptureSignal, changesOf, changeTargets, claimedOf, outboxRows, targetKey } from '../outbox.js';
+import {
+  CaptureSignal,
+  changesOf,
+  changeTargets,
+  claimedOf,
+  type OutboxRows,
+  outboxRows,
+  targetKey,
+} from '../outbox.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
 import type { ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
@@ -74,11 +82,16 @@ export class SqliteOutbox {
         const changes = changesOf(operations, results, before);
         const leasedUntil = this.signal.leaseUntil();
         const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString(), leasedUntil);
-        for (const event of rows.events) this.stmt.event.run(event);
-        for (const delivery of rows.deliveries) this.stmt.delivery.run(delivery);
+        this.insert(rows);
         this.captured = { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
       },
     };
+  }
+
+  /** Writes event and delivery rows; call inside a transaction. */
+  insert(rows: OutboxRows): void {
+    for (const event of rows.events) this.stmt.event.run(event);
+    for (const delivery of rows.deliveries) this.stmt.delivery.run(delivery);
   }
 
   /** Called after a write transaction committed: hands its deliveries to this process's worker. */
