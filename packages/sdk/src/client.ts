@@ -238,6 +238,7 @@ export class DataPlatform {
       signal: options.signal,
       target: { baseUrl: this.baseUrl, isDefault: this.#isDefaultBaseUrl },
       onHeaders: this.#readHeaders,
+      onOpen: options.onOpen,
     });
   }
 

@@ -37,10 +37,13 @@ forEachEngine((server) => {
         events: ['document.created', 'document.deleted'],
         collection: 'sdk_streamed',
       });
-      const stream = client.webhooks.stream(_id);
-      const first = take(stream, 3);
-      // The stream starts from the moment it is opened; give the server that moment before writing.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The stream starts from the moment it is opened: writes wait for onOpen.
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      const first = take(client.webhooks.stream(_id, { onOpen: () => opened() }), 3);
+      await open;
       await client.data.create('sdk_streamed', { _id: 'a' });
       await client.data.create('elsewhere', { _id: 'x' });
       await client.data.create('sdk_streamed', { _id: 'b' });

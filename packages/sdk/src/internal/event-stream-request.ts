@@ -16,6 +16,7 @@ export interface EventStreamRequest {
   signal: AbortSignal | undefined;
   target: Target;
   onHeaders: (headers: HeaderSource) => void;
+  onOpen: (() => void) | undefined;
 }
 
 /**
@@ -77,7 +78,11 @@ export async function* requestEventStream(
         `Expected an event stream, got a ${response.status} answer of type "${type}"`,
       );
     }
+    request.onOpen?.();
     const reader = response.body.getReader();
+    // Not every fetch ties the body to the signal (a mocked one may not): cancelling ends a pending read anyway.
+    const cancel = () => void reader.cancel().catch(() => {});
+    controller.signal.addEventListener('abort', cancel, { once: true });
     const decoder = new TextDecoder();
     const parser = new EventStreamParser();
     try {
@@ -91,12 +96,16 @@ export async function* requestEventStream(
         } finally {
           clearTimeout(timer);
         }
-        if (chunk.done) return;
+        if (chunk.done) {
+          if (controller.signal.aborted) throw failure(controller.signal.reason);
+          return;
+        }
         // The caller may take its time with each event: no timer runs while it has one.
         for (const event of parser.push(decoder.decode(chunk.value, { stream: true }))) yield event;
       }
     } finally {
-      reader.cancel().catch(() => {});
+      controller.signal.removeEventListener('abort', cancel);
+      cancel();
     }
   } finally {
     clearTimeout(timer);

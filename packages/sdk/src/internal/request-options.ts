@@ -42,4 +42,6 @@ export interface EventStreamOptions extends Pick<RequestOptions, 'timeout' | 'si
    * (default 45 000: the server sends a keep-alive comment every 15 s).
    */
   idleTimeout?: number;
+  /** Called once the server answered with the stream, before any event: the connection is up. */
+  onOpen?: () => void;
 }
