@@ -11,6 +11,7 @@ import { newLogoutCommand } from './commands/logout/logout.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
 import { newUploadCommand } from './commands/upload/upload.js';
+import { newWebhooksCommand } from './commands/webhooks/index.js';
 import { newWhoamiCommand } from './commands/whoami/whoami.js';
 import { ExitCode } from './errors/exit-codes.js';
 import type { Factory, GlobalFlags } from './factory.js';
@@ -73,6 +74,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newUploadCommand(f))
     .addCommand(newJobsCommand(f))
     .addCommand(newKeysCommand(f))
+    .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
     .addCommand(newLoginCommand(f))

@@ -3,6 +3,7 @@ import {
   type DataPlatformMocks,
   type DataPlatformMocksOptions,
 } from '@dataplatform/mocks';
+import type { RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
@@ -16,6 +17,8 @@ export interface MockApi {
   requests(): string[];
   /** DATAPLATFORM_BASE_URL and DATAPLATFORM_API_KEY for the mock API. */
   env: Record<string, string>;
+  /** Adds handlers in front of the contract's for the current test (a route the mocks lack, a local receiver). */
+  use(...handlers: RequestHandler[]): void;
 }
 
 /**
@@ -41,6 +44,7 @@ export function useMockApi(options: Omit<DataPlatformMocksOptions, 'baseUrl'> = 
   afterEach(() => {
     const stray = unhandled.splice(0);
     seen.length = 0;
+    server.resetHandlers();
     mocks.store.reset();
     expect(stray, 'requests that no handler answered').toEqual([]);
   });
@@ -49,5 +53,6 @@ export function useMockApi(options: Omit<DataPlatformMocksOptions, 'baseUrl'> = 
     mocks,
     requests: () => [...seen],
     env: { DATAPLATFORM_BASE_URL: MOCK_BASE_URL, DATAPLATFORM_API_KEY: mocks.apiKey },
+    use: (...handlers) => server.use(...handlers),
   };
 }

@@ -2,10 +2,12 @@ import { APIPromise } from './core/api-promise.js';
 import { DataPlatformError } from './core/error.js';
 import { Page, type PageBody, PagePromise } from './core/pagination.js';
 import { isNode, isNodeBuiltinFetch } from './internal/detect.js';
+import type { ServerSentEvent } from './internal/event-stream.js';
+import { requestEventStream } from './internal/event-stream-request.js';
 import { type Fetch, fetchTransport, globalFetchTransport } from './internal/fetch-transport.js';
 import { applyHeaders, type HeadersInput } from './internal/headers.js';
 import { type RateLimitInfo, readRateLimit } from './internal/rate-limit.js';
-import type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+import type { CallOptions, EventStreamOptions, Query, RequestOptions } from './internal/request-options.js';
 import { MAX_RETRY_AFTER_MS } from './internal/retry.js';
 import { send } from './internal/send.js';
 import { type HeaderSource, isStreamBody, type RawResponse, type Transport } from './internal/transport.js';
@@ -48,6 +50,9 @@ export interface ClientOptions {
 }
 
 let onNode: boolean | undefined;
+
+/** The server sends a keep-alive comment every 15 s: three missed ones mean the connection is gone. */
+const DEFAULT_IDLE_TIMEOUT = 45_000;
 
 /**
  * The dataplatform API client.
@@ -212,6 +217,29 @@ export class DataPlatform {
         },
       );
     return fetchPage(typeof query.skip === 'number' ? query.skip : 0);
+  }
+
+  /**
+   * GETs a server-sent event stream and yields its events until the server ends it; stop early with `break` or
+   * `options.signal`. `timeout` bounds the wait for the answer, `idleTimeout` the silence between two bytes.
+   * Never retried: a caller resumes after the last event it got with `lastEventId`.
+   */
+  getEventStream(
+    path: string,
+    options: EventStreamOptions = {},
+  ): AsyncGenerator<ServerSentEvent, void, undefined> {
+    const headers = applyHeaders({ ...this.#headers, accept: 'text/event-stream' }, options.headers);
+    if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
+    return requestEventStream(() => this.#options.fetch ?? globalThis.fetch, {
+      url: this.baseUrl + path + queryString(options.query),
+      headers,
+      timeout: options.timeout ?? this.timeout,
+      idleTimeout: options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT,
+      signal: options.signal,
+      target: { baseUrl: this.baseUrl, isDefault: this.#isDefaultBaseUrl },
+      onHeaders: this.#readHeaders,
+      onOpen: options.onOpen,
+    });
   }
 
   async #send(method: string, path: string, options: CallOptions): Promise<RawResponse> {

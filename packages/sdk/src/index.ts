@@ -66,10 +66,11 @@ export {
   RateLimitError,
 } from './core/error.js';
 export { Page, type PageBody, PagePromise } from './core/pagination.js';
+export type { ServerSentEvent } from './internal/event-stream.js';
 export type { Fetch } from './internal/fetch-transport.js';
 export type { HeadersInput } from './internal/headers.js';
 export type { RateLimitInfo } from './internal/rate-limit.js';
-export type { CallOptions, Query, RequestOptions } from './internal/request-options.js';
+export type { CallOptions, EventStreamOptions, Query, RequestOptions } from './internal/request-options.js';
 export type { RequestBody } from './internal/transport.js';
 export { Auth, DeviceSignIn, Passkeys, type SignInOptions } from './resources/auth.js';
 export type {
@@ -101,4 +102,12 @@ export {
 } from './resources/query.js';
 export { RobotKeys, Robots } from './resources/robots.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
-export { type DeliveryListParams, Webhooks, type WebhookWithSecret } from './resources/webhooks.js';
+export {
+  type DeliveryListParams,
+  type WebhookEventType,
+  type WebhookStreamEvent,
+  type WebhookStreamOptions,
+  Webhooks,
+  type WebhookTestParams,
+  type WebhookWithSecret,
+} from './resources/webhooks.js';

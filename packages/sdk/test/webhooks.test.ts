@@ -132,4 +132,16 @@ describe('client.webhooks', () => {
     await expect(forged).rejects.toBeInstanceOf(WebhookVerificationError);
     await expect(forged).rejects.toMatchObject({ code: 'invalid_signature' });
   });
+
+  it('streams nothing from the mocks but opens and ends cleanly; an unknown webhook is NotFoundError', async () => {
+    const { _id } = await client.webhooks.create({ url: 'https://example.com/hooks', events: ['*'] });
+    let opened = 0;
+    const events = [];
+    // The mock stream sends `retry:` and a comment, then ends: the loop ends without an event.
+    for await (const event of client.webhooks.stream(_id, { onOpen: () => opened++ })) events.push(event);
+    expect({ opened, events }).toEqual({ opened: 1, events: [] });
+    const unknown = client.webhooks.stream('wh_unknown', { onOpen: () => opened++ }).next();
+    await expect(unknown).rejects.toBeInstanceOf(NotFoundError);
+    expect(opened).toBe(1);
+  });
 });

@@ -31,3 +31,17 @@ export interface CallOptions extends RequestOptions {
   /** A body sent as it is (set its Content-Type in `headers`); a stream is sent once, without retries. */
   rawBody?: RequestBody;
 }
+
+/** Options of a server-sent event stream (`client.getEventStream()`, `client.webhooks.stream()`). */
+export interface EventStreamOptions extends Pick<RequestOptions, 'timeout' | 'signal' | 'headers'> {
+  query?: Query;
+  /** Resume after this event: sent as `Last-Event-ID`, so the server replays what came after it. */
+  lastEventId?: string | undefined;
+  /**
+   * Milliseconds without a byte from the server after which the stream fails with APIConnectionTimeoutError
+   * (default 45 000: the server sends a keep-alive comment every 15 s).
+   */
+  idleTimeout?: number;
+  /** Called once the server answered with the stream, before any event: the connection is up. */
+  onOpen?: () => void;
+}

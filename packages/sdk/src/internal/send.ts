@@ -59,7 +59,7 @@ async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> 
 }
 
 /** An error body as JSON when it is JSON, else its text (a proxy's HTML page, say). */
-function parseErrorBody(text: string): unknown {
+export function parseErrorBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

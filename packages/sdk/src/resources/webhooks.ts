@@ -6,13 +6,15 @@ import type {
   WebhookDeliveryStatus,
   WebhookEventType,
   WebhookSecretRotationRecord,
+  WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 import type { verifyAsync } from '@dataplatform/webhooks';
 import type { APIPromise } from '../core/api-promise.js';
+import { DataPlatformError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
-import type { RequestOptions } from '../internal/request-options.js';
+import type { EventStreamOptions, RequestOptions } from '../internal/request-options.js';
 import { segment } from '../internal/utils.js';
 
 /** A subscription as `create` answers it: with its secret, shown this once. */
@@ -26,6 +28,27 @@ export interface DeliveryListParams {
   limit?: number;
   /** Number of deliveries to skip before the first page. */
   skip?: number;
+}
+
+/** A kind of event a delivery carries. */
+export type WebhookEventType = WebhookDeliveryRecord['eventType'];
+
+/** What `test()` sends: an event of this type (default `document.created`) in this collection. */
+export interface WebhookTestParams {
+  type?: WebhookEventType;
+  collection?: string;
+}
+
+/** Options of `stream()`. */
+export type WebhookStreamOptions = Omit<EventStreamOptions, 'query'>;
+
+/** One event of a subscription's stream: its id (resume after it with `lastEventId`), type and delivery. */
+export interface WebhookStreamEvent {
+  /** The event id, `evt_…`. */
+  id: string;
+  type: WebhookEventType;
+  /** The raw body and the signed headers a delivery of it carries: forward both unchanged. */
+  message: WebhookStreamMessageRecord;
 }
 
 const BASE = '/api/v1/data/webhooks';
@@ -93,6 +116,39 @@ export class Webhooks extends APIResource {
   /** Sends a delivery again now, with the same event id and body (one attempt for a finished delivery). */
   resend(webhookId: string, deliveryId: string, options?: RequestOptions): APIPromise<WebhookDeliveryRecord> {
     return this._client.post(`${deliveryPath(webhookId, deliveryId)}/resend`, options);
+  }
+
+  /** Sends a signed test event to the subscription now; 400 when it does not want that type or collection. */
+  test(
+    webhookId: string,
+    params: WebhookTestParams = {},
+    options?: RequestOptions,
+  ): APIPromise<WebhookDeliveryRecord> {
+    return this._client.post(`${webhookPath(webhookId)}/test`, { ...options, body: params });
+  }
+
+  /**
+   * The subscription's events as they are captured (after `lastEventId` when given), each with the body and
+   * signed headers of its delivery, until the connection ends; stop with `break` or `options.signal`. Keep the
+   * last id and pass it as `lastEventId` when opening the stream again, and nothing in between is lost.
+   * @example for await (const { type, message } of client.webhooks.stream(id)) await forward(message);
+   */
+  async *stream(
+    webhookId: string,
+    options: WebhookStreamOptions = {},
+  ): AsyncGenerator<WebhookStreamEvent, void, undefined> {
+    const events = this._client.getEventStream(`${webhookPath(webhookId)}/events`, options);
+    for await (const event of events) {
+      let message: WebhookStreamMessageRecord;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        throw new DataPlatformError(`Could not parse event ${event.id} of the stream as JSON`, {
+          cause: error,
+        });
+      }
+      yield { id: event.id, type: event.event as WebhookEventType, message };
+    }
   }
 
   /**

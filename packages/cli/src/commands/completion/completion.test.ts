@@ -59,6 +59,7 @@ describe('dp completion bash', () => {
         'profiles',
         'sql',
         'upload',
+        'webhooks',
         'whoami',
       ],
     ],
