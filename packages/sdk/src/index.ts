@@ -43,6 +43,7 @@ export type {
   WebhookDeliveryRecord,
   WebhookDeliveryStatus,
   WebhookEvent,
+  WebhookEventType,
   WebhookSecretRotationRecord,
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
@@ -104,7 +105,6 @@ export { RobotKeys, Robots } from './resources/robots.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
 export {
   type DeliveryListParams,
-  type WebhookEventType,
   type WebhookStreamEvent,
   type WebhookStreamOptions,
   Webhooks,

@@ -30,10 +30,7 @@ export interface DeliveryListParams {
   skip?: number;
 }
 
-/** A kind of event a delivery carries. */
-export type WebhookEventType = WebhookDeliveryRecord['eventType'];
-
-/** What `test()` sends: an event of this type (default `document.created`) in this collection. */
+/** What `test()` sends: an event of this type in this collection (both default from the subscription). */
 export interface WebhookTestParams {
   type?: WebhookEventType;
   collection?: string;
@@ -118,15 +115,6 @@ export class Webhooks extends APIResource {
     return this._client.post(`${deliveryPath(webhookId, deliveryId)}/resend`, options);
   }
 
-  /** Sends a signed test event to the subscription now; 400 when it does not want that type or collection. */
-  test(
-    webhookId: string,
-    params: WebhookTestParams = {},
-    options?: RequestOptions,
-  ): APIPromise<WebhookDeliveryRecord> {
-    return this._client.post(`${webhookPath(webhookId)}/test`, { ...options, body: params });
-  }
-
   /**
    * The subscription's events as they are captured (after `lastEventId` when given), each with the body and
    * signed headers of its delivery, until the connection ends; stop with `break` or `options.signal`. Keep the
@@ -160,7 +148,7 @@ export class Webhooks extends APIResource {
    */
   test(
     webhookId: string,
-    params: { type?: WebhookEventType; collection?: string } = {},
+    params: WebhookTestParams = {},
     options?: RequestOptions,
   ): APIPromise<WebhookDeliveryRecord> {
     return this._client.post(`${webhookPath(webhookId)}/test`, { ...options, body: params });
