@@ -85,6 +85,13 @@ export const webhookOperations: Record<(typeof webhookRoutes)[number]['id'], Ope
     existing(webhookId, input, store, model);
     const delivery = model.webhooks.resend(webhookId, deliveryId);
     if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
+    if (delivery.status === 'streamed') {
+      throw new ApiError(
+        'validation_error',
+        `Delivery "${deliveryId}" of webhook "${webhookId}" is streamed: a stream subscription is never posted to, so there is nothing to re-send (reconnect the event stream with a Last-Event-ID from before it to get it again)`,
+        { webhookId, deliveryId, status: 'streamed' },
+      );
+    }
     return { status: 202, body: delivery };
   },
   'webhooks.test': ({ params, body }, _store, { webhooks }) => {

@@ -25,7 +25,8 @@ function wants(record: WebhookSubscriptionRecord, change: DocumentChange): boole
 
 /**
  * The webhook subscriptions of a mock instance and the deliveries their events would make. Writes capture
- * events as on the server, but the mocks send nothing: every delivery stays pending with no attempts.
+ * events as on the server, but the mocks send nothing: every delivery of an `http` subscription stays pending
+ * with no attempts; those of a `stream` subscription are `streamed`, as on the server.
  */
 export class WebhookStore {
   readonly #subscriptions = new Map<string, Stored>();
@@ -44,12 +45,14 @@ export class WebhookStore {
     events: string[];
     collection?: string;
     secret?: string;
+    delivery?: WebhookSubscriptionRecord['delivery'];
   }): WebhookSubscriptionRecord & { secret: string } {
-    const record = {
+    const record: WebhookSubscriptionRecord = {
       _id: `wh_${this.#nextId()}`,
       url: input.url,
       events: [...new Set(input.events)] as WebhookSubscriptionRecord['events'],
       collection: input.collection ?? null,
+      delivery: input.delivery ?? 'http',
       active: true,
       createdAt: new Date().toISOString(),
     };
@@ -85,12 +88,12 @@ export class WebhookStore {
     return { ...stored.record, secret, previousSecretExpiresAt };
   }
 
-  /** Records one pending delivery per subscription that wants the change's event. */
+  /** Records one delivery per subscription that wants the change's event. */
   capture(change: DocumentChange): void {
     const createdAt = new Date().toISOString();
     const eventId = `evt_${this.#nextId()}`;
     for (const { record } of this.#subscriptions.values()) {
-      if (wants(record, change)) this.#deliver(record._id, eventId, change, createdAt);
+      if (wants(record, change)) this.#deliver(record, eventId, change, createdAt);
     }
   }
 
@@ -103,27 +106,30 @@ export class WebhookStore {
     event: { type: DocumentChange['type']; collection: string },
   ): WebhookDeliveryRecord {
     const change = { ...event, documentId: `test_${this.#nextId()}` };
-    return { ...this.#deliver(webhookId, `evt_${this.#nextId()}`, change, new Date().toISOString()) };
+    const { record } = this.#subscriptions.get(webhookId)!;
+    return { ...this.#deliver(record, `evt_${this.#nextId()}`, change, new Date().toISOString()) };
   }
 
+  /** A pending delivery, due now, or a `streamed` one (never due) for a stream subscription. */
   #deliver(
-    webhookId: string,
+    subscription: WebhookSubscriptionRecord,
     eventId: string,
     change: Pick<DocumentChange, 'type' | 'collection' | 'documentId'>,
     createdAt: string,
   ): WebhookDeliveryRecord {
+    const streamed = subscription.delivery === 'stream';
     const delivery: WebhookDeliveryRecord = {
       _id: `dlv_${this.#nextId()}`,
-      webhookId,
+      webhookId: subscription._id,
       eventId,
       eventType: change.type,
       collection: change.collection,
       documentId: change.documentId,
-      status: 'pending',
+      status: streamed ? 'streamed' : 'pending',
       attempts: 0,
       createdAt,
       lastAttemptAt: null,
-      nextAttemptAt: createdAt,
+      nextAttemptAt: streamed ? null : createdAt,
       lastResponseStatus: null,
       lastError: null,
     };
@@ -145,10 +151,14 @@ export class WebhookStore {
     return found && { ...found };
   }
 
-  /** Makes a delivery due now (it stays pending: the mocks send nothing). */
+  /**
+   * Makes a delivery due now (it stays pending: the mocks send nothing). A `streamed` one is left as it is and
+   * answered: the caller refuses it, as the server does.
+   */
   resend(webhookId: string, deliveryId: string): WebhookDeliveryRecord | undefined {
     const found = this.#deliveries.find((d) => d.webhookId === webhookId && d._id === deliveryId);
     if (!found) return undefined;
+    if (found.status === 'streamed') return { ...found };
     found.status = 'pending';
     found.nextAttemptAt = new Date().toISOString();
     return { ...found };

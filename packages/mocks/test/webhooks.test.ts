@@ -19,7 +19,12 @@ describe('webhooks in the mocks', () => {
       events: ['*'],
       secret: 'my-own-secret-value',
     });
-    expect(created).toMatchObject({ secret: 'my-own-secret-value', collection: null, active: true });
+    expect(created).toMatchObject({
+      secret: 'my-own-secret-value',
+      collection: null,
+      delivery: 'http',
+      active: true,
+    });
     expect(mocks.store.webhooks()).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
     expect((await call('GET', '/api/v1/data/webhooks')).body.data).toHaveLength(1);
     expect((await call('DELETE', `/api/v1/data/webhooks/${created._id}`)).body).toEqual({
@@ -66,6 +71,36 @@ describe('webhooks in the mocks', () => {
     const resent = await call('POST', `/api/v1/data/webhooks/${_id}/deliveries/${page.data[0]._id}/resend`);
     expect(resent.status).toBe(202);
     expect((await call('POST', `/api/v1/data/webhooks/${_id}/deliveries/dlv_none/resend`)).status).toBe(404);
+  });
+
+  it('keeps the deliveries of a stream subscription as streamed, never due, and refuses to re-send them', async () => {
+    const stream = await subscribe({
+      url: 'http://localhost:3000/hooks',
+      events: ['*'],
+      collection: 'orders',
+      delivery: 'stream',
+    });
+    const posted = await subscribe({ url: 'https://example.com/h', events: ['*'], collection: 'orders' });
+    expect(stream).toMatchObject({ url: 'http://localhost:3000/hooks', delivery: 'stream' });
+    expect(mocks.store.webhooks().map((w) => w.delivery)).toEqual(['stream', 'http']);
+    await call('POST', '/api/v1/data/orders', { json: { n: 1 } });
+    const test = await call('POST', `/api/v1/data/webhooks/${stream._id}/test`, { json: {} });
+    expect(test.status).toBe(202);
+    expect(test.body).toMatchObject({ status: 'streamed', nextAttemptAt: null });
+    const page = await deliveriesOf(stream._id);
+    expect(page.data.map((d: { status: string }) => d.status)).toEqual(['streamed', 'streamed']);
+    expect((await deliveriesOf(stream._id, '?status=streamed')).total).toBe(2);
+    expect((await deliveriesOf(posted._id)).data[0]).toMatchObject({ status: 'pending' });
+    const resent = await call(
+      'POST',
+      `/api/v1/data/webhooks/${stream._id}/deliveries/${page.data[0]._id}/resend`,
+    );
+    expect(resent.status).toBe(400);
+    expect(resent.body).toMatchObject({ code: 'validation_error', details: { status: 'streamed' } });
+    const refused = await call('POST', '/api/v1/data/webhooks', {
+      json: { url: 'https://example.com/h', events: ['*'], delivery: 'email' },
+    });
+    expect(refused.body).toMatchObject({ code: 'validation_error', details: { field: 'delivery' } });
   });
 
   it('captures nothing for a transactional batch that aborted', async () => {

@@ -30,6 +30,7 @@ async function subscribeWith(storage: Storage, sealed: string) {
     url: 'http://127.0.0.1:9/',
     events: ['*'],
     collection: null,
+    delivery: 'http',
     createdAt: new Date().toISOString(),
     secret: sealed,
   });

@@ -36,6 +36,7 @@ describe.each(availableEngines())('webhook deliveries in storage on %s', (engine
       url: 'http://127.0.0.1:9/',
       events: ['*'],
       collection: 'kept',
+      delivery: 'http',
       createdAt: AT,
       secret: 'sealed',
     });

@@ -24,6 +24,7 @@ const SIGNING = [
   'Each delivery is `POST url` with the event as its JSON body (`WebhookEvent`) and the headers `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with the UTF-8 bytes of the secret), `X-Webhook-Id`, `X-Webhook-Event`, `X-Webhook-Timestamp` (Unix seconds), and the Standard Webhooks trio `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64>` over `id.timestamp.body`, keyed with the base64-decoded part of the secret after `whsec_`; left out when the secret is not base64).',
   'A 2xx answer within 10 s is a success; anything else is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (with jitter), then the delivery is failed and the cluster owner notified. Redirects are not followed. 410 Gone disables the subscription.',
   'Receiver addresses in private, loopback and link-local ranges are refused (400 `validation_error`) unless the server allows them; the check is made again at every delivery.',
+  'All of this applies to `http` subscriptions. A `stream` subscription (`"delivery": "stream"`) is never posted to: its events are captured as usual but only sent on its event stream (`GET …/webhooks/{webhookId}/events`), its deliveries are listed as `streamed`, with no attempts, retries or failure notices, and its `url`, only recorded, may be a private or loopback address (the local receiver a tool like `dp webhooks listen` forwards to).',
 ].join('\n\n');
 
 /** The webhook routes under /api/v1/data/webhooks; fixed paths that win over `/api/v1/data/{collection}`. */
@@ -35,7 +36,7 @@ export const webhookRoutes = [
     tag,
     summary: 'Subscribe to document events',
     description: [
-      'Creates a subscription: every later write in the cluster that matches `events` (and `collection`, when given) is delivered to `url`. The answer is the only time the secret is shown.',
+      "Creates a subscription: every later write in the cluster that matches `events` (and `collection`, when given) is delivered to `url` (`http`, the default) or only on the subscription's event stream (`stream`). The answer is the only time the secret is shown.",
       SIGNING,
     ].join('\n\n'),
     auth: 'data',
@@ -124,7 +125,7 @@ export const webhookRoutes = [
     tag,
     summary: 'Re-send a delivery',
     description:
-      'Makes one more attempt at once, with the same event id and body. A pending delivery keeps its retry schedule; a succeeded or failed one gets this attempt only: if it fails, the delivery is failed again without retries.',
+      'Makes one more attempt at once, with the same event id and body. A pending delivery keeps its retry schedule; a succeeded or failed one gets this attempt only: if it fails, the delivery is failed again without retries. A `streamed` delivery (of a `stream` subscription) is never posted, so re-sending it is 400 `validation_error`; a stream client gets it again by reconnecting with a `Last-Event-ID` from before it.',
     auth: 'data',
     scopes,
     params: DeliveryParams,
@@ -138,14 +139,18 @@ export const webhookRoutes = [
     tag,
     summary: 'Send a test event to a subscription',
     description: [
-      'Makes one event for this subscription only, with `"test": true`, a `documentId` of the form `test_…` and a small sample document as `data` (and `previous`, for `document.updated`); no document is written. It goes out like the events of real writes: signed the same way, retried, recorded as attempts, listed among the deliveries, re-sendable, and sent on the event stream of the subscription.',
+      'Makes one event for this subscription only, with `"test": true`, a `documentId` of the form `test_…` and a small sample document as `data` (and `previous`, for `document.updated`); no document is written. It goes out like the events of real writes: signed the same way, retried, recorded as attempts, listed among the deliveries, re-sendable, and sent on the event stream of the subscription. For a `stream` subscription it is only sent on the event stream, and its delivery is `streamed`.',
       "The body is optional: `type` defaults to the first kind the subscription names (`document.created` for `*`), `collection` to the subscription's collection (or `test`). A kind the subscription does not want, a collection it does not cover, or a subscription disabled by a 410 answer is 400 `validation_error`.",
     ].join('\n\n'),
     auth: 'data',
     scopes,
     params: WebhookParams,
     body: WebhookTestEvent,
-    success: { status: 202, description: 'The delivery of the test event, due now', schema: WebhookDelivery },
+    success: {
+      status: 202,
+      description: 'The delivery of the test event, due now (`streamed` for a `stream` subscription)',
+      schema: WebhookDelivery,
+    },
     errors: ['validation_error', 'invalid_json', 'invalid_body', 'not_found', 'payload_too_large'],
   },
   {
@@ -155,7 +160,7 @@ export const webhookRoutes = [
     tag,
     summary: "Stream a subscription's events",
     description:
-      'Server-sent events: every event captured for the subscription from now on (or after the event named by a `Last-Event-ID` header), as `event: <type>`, `id: <event id>` and `data: WebhookStreamMessage` (the raw body and the signed headers a delivery of it carries, so a local tool can forward it). Deliveries to the subscription address go on as usual. A comment line every 15 s keeps the connection open.',
+      'Server-sent events: every event captured for the subscription from now on (or after the event named by a `Last-Event-ID` header), as `event: <type>`, `id: <event id>` and `data: WebhookStreamMessage` (the raw body and the signed headers a delivery of it carries, so a local tool can forward it). Deliveries to the address of an `http` subscription go on as usual; a `stream` subscription gets its events only here. A comment line every 15 s keeps the connection open.',
     auth: 'data',
     scopes,
     params: WebhookParams,

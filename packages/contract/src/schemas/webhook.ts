@@ -11,6 +11,18 @@ export const WEBHOOK_EVENT_TYPES = ['document.created', 'document.updated', 'doc
 /** A kind of event a delivery carries. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * How a subscription receives its events: `http`, posted by the server to its url; `stream`, only on its event
+ * stream (`GET …/webhooks/{webhookId}/events`), for a local tool that forwards them to the url.
+ */
+export const WEBHOOK_DELIVERY_MODES = ['http', 'stream'] as const;
+
+/** How a subscription receives its events. */
+export type WebhookDeliveryMode = (typeof WEBHOOK_DELIVERY_MODES)[number];
+
+const DELIVERY_MODE_DESCRIPTION =
+  '`http` (the default): the server posts each event to `url`, retrying and recording attempts. `stream`: the server never posts; events are only captured for the event stream (`GET …/webhooks/{webhookId}/events`) and `url` is just recorded (the address a local tool such as `dp webhooks listen` forwards to), so private and loopback addresses are accepted.';
+
 /** A supplied signing secret: 16 to 128 characters. */
 const SigningSecret = z.string().min(16).max(128);
 
@@ -20,7 +32,10 @@ export const WebhookCreate = z
     url: z
       .url({ protocol: /^https?$/ })
       .max(2048)
-      .meta({ description: 'Absolute http or https delivery address' }),
+      .meta({
+        description:
+          'Absolute http or https delivery address; for a `stream` subscription, only recorded (see `delivery`)',
+      }),
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1),
     collection: CollectionName.optional().meta({
       description: 'Restricts the subscription to one collection',
@@ -29,6 +44,12 @@ export const WebhookCreate = z
       description:
         'Signing secret of 16 to 128 characters; generated (`whsec_` + base64 of 32 bytes) when left out',
     }),
+    delivery: z
+      .enum(WEBHOOK_DELIVERY_MODES)
+      .optional()
+      .meta({
+        description: `How events reach the subscription; \`http\` when left out. ${DELIVERY_MODE_DESCRIPTION}`,
+      }),
   })
   .meta({ id: 'WebhookCreate', description: 'A new webhook subscription.' });
 
@@ -39,6 +60,7 @@ export const WebhookSubscription = z
     url: z.string(),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     collection: z.string().nullable(),
+    delivery: z.enum(WEBHOOK_DELIVERY_MODES).meta({ description: DELIVERY_MODE_DESCRIPTION }),
     active: z
       .boolean()
       .meta({ description: 'False once a receiver answered 410 Gone: nothing is delivered any more' }),
@@ -71,7 +93,7 @@ export const DeliveryParams = WebhookParams.extend({
 });
 
 /** Where a delivery stands. */
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'streamed'] as const;
 
 /** One event on its way to one subscription's address. */
 export const WebhookDelivery = z
@@ -84,7 +106,7 @@ export const WebhookDelivery = z
     documentId: z.string(),
     status: z.enum(DELIVERY_STATUSES).meta({
       description:
-        '`pending` until a 2xx answer (`succeeded`) or until the last retry failed, the receiver answered 410, or a re-send failed (`failed`)',
+        '`pending` until a 2xx answer (`succeeded`) or until the last retry failed, the receiver answered 410, or a re-send failed (`failed`). `streamed` for every delivery of a `stream` subscription: never posted over HTTP (no attempts, no retries), only sent on the event stream.',
     }),
     attempts: z.number().int().min(0).meta({ description: 'Attempts made so far' }),
     createdAt: Timestamp,

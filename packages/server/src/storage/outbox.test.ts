@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  capturedOf,
   changesOf,
   changeTargets,
   eventBody,
@@ -71,9 +72,9 @@ describe('the outbox', () => {
 
   it('makes an event only where a subscription wants it, and one delivery per such subscription', () => {
     const subscriptions = [
-      { id: 'all', events: ['*'], collection: null },
-      { id: 'deletes', events: ['document.deleted'], collection: 'c' },
-      { id: 'elsewhere', events: ['*'], collection: 'd' },
+      { id: 'all', events: ['*'], collection: null, delivery: 'http' as const },
+      { id: 'deletes', events: ['document.deleted'], collection: 'c', delivery: 'http' as const },
+      { id: 'elsewhere', events: ['*'], collection: 'd', delivery: 'http' as const },
     ];
     expect(wants(subscriptions[1]!, 'document.created', 'c')).toBe(false);
     const { events, deliveries } = outboxRows(
@@ -93,6 +94,34 @@ describe('the outbox', () => {
     expect(rows.events).toHaveLength(1);
     expect(rows.deliveries.map((d) => d.subscriptionId)).toEqual(['all', 'deletes']);
     expect(rows.deliveries.every((d) => d.eventId === rows.events[0]!.id)).toBe(true);
+  });
+
+  it("stores a stream subscription's deliveries as streamed, never due, and keeps them from the worker", () => {
+    const target = (id: string, delivery: 'http' | 'stream') => ({
+      id,
+      events: ['*'],
+      collection: null,
+      delivery,
+      clusterId: 'cl',
+      ownerId: 'usr',
+      url: 'http://localhost:3000/hooks',
+      secret: 'sealed',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+    });
+    const subscriptions = [target('posted', 'http'), target('streamed', 'stream')];
+    const change = { type: 'document.created' as const, collection: 'c', documentId: 'x', data: '{}' };
+    const lease = '2030-01-01T00:00:20.000Z';
+    const rows = outboxRows('cl', subscriptions, [change], AT, lease);
+    expect(rows.deliveries.map((d) => [d.subscriptionId, d.status, d.nextAttemptAt])).toEqual([
+      ['posted', 'pending', lease],
+      ['streamed', 'streamed', null],
+    ]);
+    const captured = capturedOf(rows, subscriptions, true);
+    expect(captured.deliveries.map((d) => d.subscriptionId)).toEqual(['posted']);
+    expect(captured.streamed).toBe(true);
+    const onlyStream = capturedOf(outboxRows('cl', [subscriptions[1]!], [change], AT), subscriptions, false);
+    expect(onlyStream).toEqual({ deliveries: [], leased: false, streamed: true });
   });
 
   it('writes the delivery body as JSON with the stored text spliced in', () => {
@@ -126,13 +155,19 @@ describe('the outbox', () => {
       data: '{}',
       previous: '{}',
     };
-    const rows = testEventRows('cl', { id: 'only', events: ['*'], collection: null }, event, AT);
+    const rows = testEventRows(
+      'cl',
+      { id: 'only', events: ['*'], collection: null, delivery: 'http' },
+      event,
+      AT,
+    );
     expect(rows.deliveries).toEqual([
       {
         id: expect.stringMatching(/^dlv_/),
         subscriptionId: 'only',
         eventId: rows.events[0]!.id,
         createdAt: AT,
+        status: 'pending',
         nextAttemptAt: AT,
       },
     ]);

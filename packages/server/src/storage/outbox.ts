@@ -4,6 +4,7 @@ import type { DocumentOperation, OperationResult } from './types.js';
 import type {
   CaptureTaker,
   ClaimedDelivery,
+  OutboxSubscription,
   SubscriptionFilter,
   SubscriptionTarget,
   TestEvent,
@@ -38,13 +39,17 @@ export interface EventRow {
   createdAt: string;
 }
 
-/** A delivery row: one event for one subscription, due at once or leased to this instance's worker. */
+/**
+ * A delivery row: one event for one subscription. `pending`: due at once or leased to this instance's worker.
+ * `streamed`: for a `stream` subscription, only sent on its event stream, never due (no worker claims it).
+ */
 export interface DeliveryRow {
   id: string;
   subscriptionId: string;
   eventId: string;
   createdAt: string;
-  nextAttemptAt: string;
+  status: 'pending' | 'streamed';
+  nextAttemptAt: string | null;
 }
 
 /** A document an operation of the batch addresses. */
@@ -153,7 +158,7 @@ export function eventBody(id: string, change: DocumentChange, createdAt: string)
 /** The event and delivery rows of a batch's changes: an event only where some subscription wants it. */
 export function outboxRows(
   clusterId: string,
-  subscriptions: readonly SubscriptionFilter[],
+  subscriptions: readonly OutboxSubscription[],
   changes: readonly DocumentChange[],
   now: string,
   /** Set when this instance's worker takes the deliveries: they are leased to it until then. */
@@ -173,7 +178,7 @@ export function outboxRows(
  */
 export function testEventRows(
   clusterId: string,
-  target: SubscriptionFilter,
+  target: OutboxSubscription,
   event: TestEvent,
   now: string,
 ): OutboxRows {
@@ -192,7 +197,7 @@ function addEvent(
   rows: OutboxRows,
   clusterId: string,
   change: DocumentChange,
-  targets: readonly SubscriptionFilter[],
+  targets: readonly OutboxSubscription[],
   now: string,
   nextAttemptAt: string,
 ): void {
@@ -207,43 +212,73 @@ function addEvent(
     createdAt: now,
   });
   for (const subscription of targets) {
+    const streamed = subscription.delivery === 'stream';
     rows.deliveries.push({
       id: `dlv_${ulid()}`,
       subscriptionId: subscription.id,
       eventId: id,
       createdAt: now,
-      nextAttemptAt,
+      status: streamed ? 'streamed' : 'pending',
+      nextAttemptAt: streamed ? null : nextAttemptAt,
     });
   }
 }
 
-/** The deliveries of `rows` as the worker needs them, for the subscriptions they were made for. */
+/** What a commit captured: the deliveries for the worker, and whether stream subscriptions got any. */
+export interface Captured {
+  /** The pending deliveries, as the worker needs them. */
+  deliveries: ClaimedDelivery[];
+  /** Whether they are leased to this instance's worker. */
+  leased: boolean;
+  /** Whether some deliveries are `streamed`: event streams must hear of them though the worker never does. */
+  streamed: boolean;
+}
+
+/** What `rows` captured, for the subscriptions they were made for. */
+export function capturedOf(
+  rows: { events: readonly EventRow[]; deliveries: readonly DeliveryRow[] },
+  subscriptions: readonly SubscriptionTarget[],
+  leased: boolean,
+): Captured {
+  return {
+    deliveries: claimedOf(rows, subscriptions),
+    leased,
+    streamed: rows.deliveries.some((delivery) => delivery.status === 'streamed'),
+  };
+}
+
+/**
+ * The pending deliveries of `rows` as the worker needs them, for the subscriptions they were made for; the
+ * `streamed` ones are never the worker's.
+ */
 export function claimedOf(
   rows: { events: readonly EventRow[]; deliveries: readonly DeliveryRow[] },
   subscriptions: readonly SubscriptionTarget[],
 ): ClaimedDelivery[] {
   const events = new Map(rows.events.map((event) => [event.id, event]));
   const targets = new Map(subscriptions.map((subscription) => [subscription.id, subscription]));
-  return rows.deliveries.map((delivery) => {
-    const event = events.get(delivery.eventId)!;
-    const target = targets.get(delivery.subscriptionId)!;
-    return {
-      id: delivery.id,
-      subscriptionId: target.id,
-      clusterId: target.clusterId,
-      ownerId: target.ownerId,
-      eventId: event.id,
-      eventType: event.type,
-      body: event.body,
-      url: target.url,
-      secret: target.secret,
-      previousSecret: target.previousSecret,
-      previousSecretExpiresAt: target.previousSecretExpiresAt,
-      attempts: 0,
-      retries: 0,
-      manual: false,
-    };
-  });
+  return rows.deliveries
+    .filter((delivery) => delivery.status === 'pending')
+    .map((delivery) => {
+      const event = events.get(delivery.eventId)!;
+      const target = targets.get(delivery.subscriptionId)!;
+      return {
+        id: delivery.id,
+        subscriptionId: target.id,
+        clusterId: target.clusterId,
+        ownerId: target.ownerId,
+        eventId: event.id,
+        eventType: event.type,
+        body: event.body,
+        url: target.url,
+        secret: target.secret,
+        previousSecret: target.previousSecret,
+        previousSecretExpiresAt: target.previousSecretExpiresAt,
+        attempts: 0,
+        retries: 0,
+        manual: false,
+      };
+    });
 }
 
 /**
@@ -280,11 +315,17 @@ export class CaptureSignal {
     return this.taker?.leaseUntil();
   }
 
-  /** After a commit: hands the deliveries to the taker when they were leased to it, else tells the workers. */
-  committed(deliveries: readonly ClaimedDelivery[], leased: boolean): void {
-    if (deliveries.length === 0) return;
-    if (leased && this.taker) this.taker.take([...deliveries]);
-    else notify(this.dueListeners);
+  /**
+   * After a commit: hands the deliveries to the taker when they were leased to it, else tells the workers; tells
+   * the event streams of anything captured, `streamed` deliveries included.
+   */
+  committed({ deliveries, leased, streamed }: Captured): void {
+    if (deliveries.length > 0) {
+      if (leased && this.taker) this.taker.take([...deliveries]);
+      else notify(this.dueListeners);
+    } else if (!streamed) {
+      return;
+    }
     notify(this.captureListeners);
   }
 

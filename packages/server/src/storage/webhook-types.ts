@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '@dataplatform/contract';
+import type { WebhookDeliveryMode, WebhookEventType } from '@dataplatform/contract';
 
 /** What a subscription listens to: event kinds (or `*`) and, optionally, one collection. */
 export interface SubscriptionFilter {
@@ -7,8 +7,16 @@ export interface SubscriptionFilter {
   collection: string | null;
 }
 
+/**
+ * What the outbox needs of a subscription: what it listens to and how it receives it (a `stream` subscription's
+ * deliveries are stored `streamed`, out of the worker's reach).
+ */
+export interface OutboxSubscription extends SubscriptionFilter {
+  delivery: WebhookDeliveryMode;
+}
+
 /** What a write's capture knows of each active subscription: enough to send its deliveries at once. */
-export interface SubscriptionTarget extends SubscriptionFilter {
+export interface SubscriptionTarget extends OutboxSubscription {
   clusterId: string;
   /** The cluster's owner, told when a delivery fails for good. */
   ownerId: string;
@@ -26,7 +34,7 @@ export interface CaptureTaker {
 }
 
 /** A stored subscription. Secrets are ciphertext here: only the webhook service can open them. */
-export interface SubscriptionRecord extends SubscriptionFilter {
+export interface SubscriptionRecord extends OutboxSubscription {
   clusterId: string;
   url: string;
   active: boolean;
@@ -78,8 +86,8 @@ export interface WebhookStore {
   replaceKeyCheckIfUnused(value: string): Promise<boolean>;
 }
 
-/** Where a delivery stands. */
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+/** Where a delivery stands; `streamed`: of a `stream` subscription, never posted (no worker claims it). */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'streamed';
 
 /** A delivery as the routes show it. */
 export interface DeliveryRecord {
@@ -187,7 +195,10 @@ export interface DeliveryStore {
   ): Promise<{ rows: DeliveryRecord[]; total: number }>;
   /** The attempts of a delivery of this subscription, in order; null when it has no such delivery. */
   attempts(subscriptionId: string, deliveryId: string): Promise<AttemptRecord[] | null>;
-  /** Makes a delivery of this subscription due at `now` (see the resend route); null when there is none. */
+  /**
+   * Makes a delivery of this subscription due at `now` (see the resend route); null when there is none. A
+   * `streamed` delivery is left as it is and answered: the caller refuses it.
+   */
   resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null>;
   /**
    * Writes a test event with one delivery, due now, for this subscription of the cluster alone (no other
@@ -198,8 +209,8 @@ export interface DeliveryStore {
   /** Up to `limit` of the subscription's events whose cursor comes after `after`, oldest first. */
   stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number): Promise<StreamedEvent[]>;
   /**
-   * Forgets finished deliveries created before `before`, with their attempts, and the events no delivery needs
-   * any more; returns how many deliveries went.
+   * Forgets finished deliveries (succeeded, failed or streamed) created before `before`, with their attempts, and
+   * the events no delivery needs any more; returns how many deliveries went.
    */
   purgeFinished(before: string): Promise<number>;
   /** The cursor of the delivery of `eventId` to this subscription, for a stream resumed with Last-Event-ID. */

@@ -24,6 +24,7 @@ export function publicSubscription(record: SubscriptionRecord) {
     url: record.url,
     events: record.events,
     collection: record.collection,
+    delivery: record.delivery,
     active: record.active,
     createdAt: record.createdAt,
   };
@@ -50,7 +51,10 @@ export class WebhookService {
   ) {}
 
   async create(clusterId: string, input: z.output<typeof WebhookCreate>) {
-    const refused = await this.policy.check(input.url);
+    const delivery = input.delivery ?? 'http';
+    // The server never posts to a stream subscription's url (a local tool forwards to it), so the address rules
+    // that keep the server from reaching internal hosts have nothing to guard there.
+    const refused = delivery === 'http' ? await this.policy.check(input.url) : null;
     if (refused) {
       throw new ApiError(
         'validation_error',
@@ -70,6 +74,7 @@ export class WebhookService {
       url: input.url,
       events: [...new Set(input.events)],
       collection: input.collection ?? null,
+      delivery,
       createdAt: iso(this.clock.now()),
       secret: box.seal(secret, id),
     };
@@ -124,6 +129,7 @@ export class WebhookService {
     await this.subscription(clusterId, webhookId);
     const delivery = await this.storage.deliveries.resend(webhookId, deliveryId, iso(this.clock.now()));
     if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
+    if (delivery.status === 'streamed') throw streamedResend(webhookId, deliveryId);
     return publicDelivery(delivery);
   }
 
@@ -171,6 +177,14 @@ export class WebhookService {
       'This server instance does not hold the key that encrypts webhook secrets; see docs/deployment.md (DATAPLATFORM_ENCRYPTION_KEY)',
     );
   }
+}
+
+function streamedResend(webhookId: string, deliveryId: string): ApiError {
+  return new ApiError(
+    'validation_error',
+    `Delivery "${deliveryId}" of webhook "${webhookId}" is streamed: a stream subscription is never posted to, so there is nothing to re-send (reconnect the event stream with a Last-Event-ID from before it to get it again)`,
+    { webhookId, deliveryId, status: 'streamed' },
+  );
 }
 
 function deliveryNotFound(webhookId: string, deliveryId: string): ApiError {

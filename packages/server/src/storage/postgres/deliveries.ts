@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { claimedOf, testEventRows } from '../outbox.js';
+import { capturedOf, testEventRows } from '../outbox.js';
 import type {
   AttemptRecord,
   CaptureTaker,
@@ -127,18 +127,27 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null> {
-    // A finished delivery gets one manual attempt; a pending one only comes due now.
+    // A finished delivery gets one manual attempt; a pending one only comes due now; a streamed one is never
+    // posted, so it stays as it is.
     const [row] = await this.sql.unsafe<DeliveryRecord[]>(
       `WITH d AS (
          UPDATE webhook_deliveries SET manual = CASE WHEN status = 'pending' THEN manual ELSE true END,
            status = 'pending', next_attempt_at = $1
-         WHERE id = $2 AND subscription_id = $3 RETURNING *
+         WHERE id = $2 AND subscription_id = $3 AND status <> 'streamed' RETURNING *
        )
        SELECT ${RECORD} FROM d JOIN webhook_events e ON e.id = d.event_id`,
       [now, deliveryId, subscriptionId],
     );
-    if (row) this.outbox.signal.due();
-    return row ?? null;
+    if (row) {
+      this.outbox.signal.due();
+      return row;
+    }
+    const [unchanged] = await this.sql.unsafe<DeliveryRecord[]>(
+      `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+       WHERE d.id = $1 AND d.subscription_id = $2`,
+      [deliveryId, subscriptionId],
+    );
+    return unchanged ?? null;
   }
 
   async createTest(
@@ -149,7 +158,7 @@ export class PostgresDeliveries implements DeliveryStore {
     const made = await this.sql.begin(async (tx) => {
       // Locked against removal until the commit, as a write's capture locks the subscriptions it targets.
       const [target] = await tx<SubscriptionTarget[]>`
-        SELECT s.id, s.events, s.collection, s.cluster_id AS "clusterId", c.owner_id AS "ownerId", s.url, s.secret,
+        SELECT s.id, s.events, s.collection, s.delivery, s.cluster_id AS "clusterId", c.owner_id AS "ownerId", s.url, s.secret,
           s.previous_secret AS "previousSecret", s.previous_secret_expires_at AS "previousSecretExpiresAt"
         FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
         WHERE s.cluster_id = ${clusterId} AND s.id = ${subscriptionId} FOR KEY SHARE OF s`;
@@ -162,10 +171,10 @@ export class PostgresDeliveries implements DeliveryStore {
         `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = $1`,
         [rows.deliveries[0]!.id],
       );
-      return { record: record!, deliveries: claimedOf(rows, [target]) };
+      return { record: record!, captured: capturedOf(rows, [target], false) };
     });
     if (!made) return null;
-    this.outbox.signal.committed(made.deliveries, false);
+    this.outbox.signal.committed(made.captured);
     return made.record;
   }
 
@@ -196,7 +205,7 @@ export class PostgresDeliveries implements DeliveryStore {
   async purgeFinished(before: string): Promise<number> {
     return this.sql.begin(async (tx) => {
       const removed = await tx`
-        DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < ${before}`;
+        DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed', 'streamed') AND created_at < ${before}`;
       await tx`
         DELETE FROM webhook_events e WHERE e.created_at < ${before}
           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`;

@@ -281,6 +281,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX device_authorizations_by_expiry ON device_authorizations (expires_at);
   `,
+  `
+  -- How a subscription receives its events: 'http' (posted by the delivery worker) or 'stream' (only on its
+  -- event stream; its deliveries are stored 'streamed', outside the worker's partial index on 'pending').
+  ALTER TABLE webhook_subscriptions ADD COLUMN delivery TEXT NOT NULL DEFAULT 'http'
+    CHECK (delivery IN ('http', 'stream'));
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

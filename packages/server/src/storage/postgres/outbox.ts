@@ -1,16 +1,17 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { composeDocument } from '../compose.js';
 import {
+  type Captured,
   CaptureSignal,
+  capturedOf,
   changesOf,
   changeTargets,
-  claimedOf,
   type OutboxRows,
   outboxRows,
   targetKey,
 } from '../outbox.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
-import type { CaptureTaker, ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
+import type { CaptureTaker, SubscriptionTarget } from '../webhook-types.js';
 import { COLUMNS } from './document-operations.js';
 import type { SubscriptionPresence } from './presence.js';
 
@@ -22,7 +23,7 @@ export interface PostgresCapture {
   /** Writes the events and deliveries of the operations that succeeded; call inside the transaction. */
   record(results: readonly OperationResult[]): Promise<void>;
   /** What `record` wrote, for this instance's worker once the transaction commits. */
-  readonly captured: { deliveries: ClaimedDelivery[]; leased: boolean } | undefined;
+  readonly captured: Captured | undefined;
 }
 
 /** Keeps a promise sent ahead from counting as unhandled; it is awaited later. */
@@ -60,7 +61,7 @@ export class PostgresOutbox {
   ): PostgresCapture {
     const subscriptions = ahead(
       tx<SubscriptionTarget[]>`
-        SELECT s.id, s.events, s.collection, s.cluster_id AS "clusterId", c.owner_id AS "ownerId", s.url, s.secret,
+        SELECT s.id, s.events, s.collection, s.delivery, s.cluster_id AS "clusterId", c.owner_id AS "ownerId", s.url, s.secret,
           s.previous_secret AS "previousSecret", s.previous_secret_expires_at AS "previousSecretExpiresAt"
         FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
         WHERE s.cluster_id = ${clusterId} AND s.active FOR KEY SHARE OF s`.execute(),
@@ -110,7 +111,7 @@ export class PostgresOutbox {
 
   /** Called after a write transaction committed: hands its deliveries to this instance's worker. */
   committed(capture: PostgresCapture | null): void {
-    if (capture?.captured) this.signal.committed(capture.captured.deliveries, capture.captured.leased);
+    if (capture?.captured) this.signal.committed(capture.captured);
   }
 
   /** Makes `taker` the taker of this instance's captures (see DeliveryStore.takeCaptured). */
@@ -141,18 +142,19 @@ export class PostgresOutbox {
     clusterId: string,
     subscriptions: readonly SubscriptionTarget[],
     changes: ReturnType<typeof changesOf>,
-  ): Promise<{ deliveries: ClaimedDelivery[]; leased: boolean } | undefined> {
+  ): Promise<Captured | undefined> {
     const now = new Date().toISOString();
     const leasedUntil = this.signal.leaseUntil();
     const rows = outboxRows(clusterId, subscriptions, changes, now, leasedUntil);
     if (rows.deliveries.length === 0) return undefined;
     await this.insert(tx, clusterId, rows, now, leasedUntil);
-    return { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
+    return capturedOf(rows, subscriptions, leasedUntil !== undefined);
   }
 
   /**
-   * Writes event and delivery rows in one statement, every delivery next due at `leasedUntil` (leased to this
-   * instance's worker) or else at `now`, announced to every instance with NOTIFY when the transaction commits.
+   * Writes event and delivery rows in one statement, every pending delivery next due at `leasedUntil` (leased to
+   * this instance's worker) or else at `now` (a `streamed` one never), announced to every instance with NOTIFY
+   * when the transaction commits.
    */
   async insert(
     tx: TransactionSql,
@@ -170,8 +172,8 @@ export class PostgresOutbox {
              AS r(id, type, collection, document_id, body)
          ), d AS (
            INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
-           SELECT r.id, r.subscription_id, r.event_id, 'pending', $11, $2
-           FROM unnest($8::text[], $9::text[], $10::text[]) AS r(id, subscription_id, event_id)
+           SELECT r.id, r.subscription_id, r.event_id, r.status, CASE WHEN r.status = 'pending' THEN $11 END, $2
+           FROM unnest($8::text[], $9::text[], $10::text[], $13::text[]) AS r(id, subscription_id, event_id, status)
          )
          SELECT CASE WHEN $12::boolean THEN pg_notify('${CAPTURE_CHANNEL}', '') END`,
         [
@@ -187,6 +189,7 @@ export class PostgresOutbox {
           deliveries.map((d) => d.eventId),
           leasedUntil ?? now,
           leasedUntil === undefined,
+          deliveries.map((d) => d.status),
         ] as never[],
         { prepare: true },
       )

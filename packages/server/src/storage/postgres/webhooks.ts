@@ -3,7 +3,7 @@ import type { Sql } from 'postgres';
 import type { NewSubscription, SubscriptionRecord, WebhookStore } from '../webhook-types.js';
 import type { SubscriptionPresence } from './presence.js';
 
-const COLUMNS = `id, cluster_id AS "clusterId", url, events, collection, active, created_at AS "createdAt", secret,
+const COLUMNS = `id, cluster_id AS "clusterId", url, events, collection, delivery, active, created_at AS "createdAt", secret,
   previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt"`;
 
 /** Webhook subscriptions on PostgreSQL. */
@@ -16,9 +16,9 @@ export class PostgresWebhooks implements WebhookStore {
   /** Resolves once every instance's writes capture events for the new subscription (see SubscriptionPresence). */
   async create(s: NewSubscription): Promise<void> {
     await this.sql`
-      INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, secret, created_at)
+      INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
       VALUES (${s.id}, ${s.clusterId}, ${s.url}, ${this.sql.json(s.events as string[])}, ${s.collection},
-              ${s.secret}, ${s.createdAt})`;
+              ${s.delivery}, ${s.secret}, ${s.createdAt})`;
     this.presence.markPresent(s.clusterId);
     await sleep(this.presence.acknowledgementDelayMs);
   }

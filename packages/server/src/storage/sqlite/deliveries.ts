@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { claimedOf, testEventRows } from '../outbox.js';
+import { capturedOf, testEventRows } from '../outbox.js';
 import type {
   AttemptRecord,
   CaptureTaker,
@@ -114,14 +114,19 @@ export class SqliteDeliveries implements DeliveryStore {
       attempts: db.prepare<[string], AttemptRecord>(
         `SELECT ${ATTEMPT} FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt`,
       ),
-      // A finished delivery gets one manual attempt; a pending one only comes due now.
+      // A finished delivery gets one manual attempt; a pending one only comes due now; a streamed one is never
+      // posted, so it stays as it is.
       resend: db.prepare(
         `UPDATE webhook_deliveries SET manual = CASE WHEN status = 'pending' THEN manual ELSE 1 END,
            status = 'pending', next_attempt_at = ?
-         WHERE id = ? AND subscription_id = ?`,
+         WHERE id = ? AND subscription_id = ? AND status <> 'streamed'`,
       ),
       record: db.prepare<[string], DeliveryRecord>(
         `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ?`,
+      ),
+      ownRecord: db.prepare<[string, string], DeliveryRecord>(
+        `SELECT ${RECORD} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+         WHERE d.id = ? AND d.subscription_id = ?`,
       ),
       stream: db.prepare<
         [string, string, string, number],
@@ -139,14 +144,14 @@ export class SqliteDeliveries implements DeliveryStore {
          ORDER BY d.created_at, d.id LIMIT ?`,
       ),
       purgeDeliveries: db.prepare(
-        `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < ?`,
+        `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed', 'streamed') AND created_at < ?`,
       ),
       purgeEvents: db.prepare(
         `DELETE FROM webhook_events WHERE created_at < ?
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
       ),
       target: db.prepare<[string, string], Omit<SubscriptionTarget, 'events'> & { events: string }>(
-        `SELECT s.id, s.events, s.collection, s.cluster_id AS clusterId, c.owner_id AS ownerId, s.url, s.secret,
+        `SELECT s.id, s.events, s.collection, s.delivery, s.cluster_id AS clusterId, c.owner_id AS ownerId, s.url, s.secret,
            s.previous_secret AS previousSecret, s.previous_secret_expires_at AS previousSecretExpiresAt
          FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
          WHERE s.cluster_id = ? AND s.id = ?`,
@@ -184,7 +189,8 @@ export class SqliteDeliveries implements DeliveryStore {
       this.outbox.insert(rows);
       return {
         record: this.stmt.record.get(rows.deliveries[0]!.id)!,
-        deliveries: claimedOf(rows, [target]),
+        // Not leased to this process's worker: due now, so the worker claims it as it claims a re-send.
+        captured: capturedOf(rows, [target], false),
       };
     });
   }
@@ -225,7 +231,9 @@ export class SqliteDeliveries implements DeliveryStore {
   }
 
   async resend(subscriptionId: string, deliveryId: string, now: string): Promise<DeliveryRecord | null> {
-    if (this.stmt.resend.run(now, deliveryId, subscriptionId).changes === 0) return null;
+    if (this.stmt.resend.run(now, deliveryId, subscriptionId).changes === 0) {
+      return this.stmt.ownRecord.get(deliveryId, subscriptionId) ?? null;
+    }
     this.outbox.signal.due();
     return this.stmt.record.get(deliveryId) ?? null;
   }
@@ -237,8 +245,7 @@ export class SqliteDeliveries implements DeliveryStore {
   ): Promise<DeliveryRecord | null> {
     const made = this.testTx.immediate(clusterId, subscriptionId, event);
     if (!made) return null;
-    // Not leased to this process's worker: due now, so the worker claims it as it claims a re-send.
-    this.outbox.signal.committed(made.deliveries, false);
+    this.outbox.signal.committed(made.captured);
     return made.record;
   }
 

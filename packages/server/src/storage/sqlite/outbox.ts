@@ -1,16 +1,17 @@
 import type Database from 'better-sqlite3';
 import { composeDocument } from '../compose.js';
 import {
+  type Captured,
   CaptureSignal,
+  capturedOf,
   changesOf,
   changeTargets,
-  claimedOf,
   type OutboxRows,
   outboxRows,
   targetKey,
 } from '../outbox.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
-import type { ClaimedDelivery, SubscriptionTarget } from '../webhook-types.js';
+import type { SubscriptionTarget } from '../webhook-types.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
 
 /** The outbox work of one write transaction: what it read before its operations, written after them. */
@@ -35,7 +36,7 @@ function relevant(
 export class SqliteOutbox {
   readonly signal = new CaptureSignal();
   /** What the transaction running now captured, handed over when it commits. */
-  private captured: { deliveries: ClaimedDelivery[]; leased: boolean } | undefined;
+  private captured: Captured | undefined;
   private readonly stmt;
 
   constructor(
@@ -52,7 +53,7 @@ export class SqliteOutbox {
       ),
       delivery: db.prepare(
         `INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
-         VALUES (@id, @subscriptionId, @eventId, 'pending', @nextAttemptAt, @createdAt)`,
+         VALUES (@id, @subscriptionId, @eventId, @status, @nextAttemptAt, @createdAt)`,
       ),
     };
   }
@@ -83,7 +84,7 @@ export class SqliteOutbox {
         const leasedUntil = this.signal.leaseUntil();
         const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString(), leasedUntil);
         this.insert(rows);
-        this.captured = { deliveries: claimedOf(rows, subscriptions), leased: leasedUntil !== undefined };
+        this.captured = capturedOf(rows, subscriptions, leasedUntil !== undefined);
       },
     };
   }
@@ -99,7 +100,7 @@ export class SqliteOutbox {
     const captured = this.captured;
     if (!captured) return;
     this.captured = undefined;
-    this.signal.committed(captured.deliveries, captured.leased);
+    this.signal.committed(captured);
   }
 
   /** Called after a write transaction rolled back: what it captured is gone with it. */

@@ -12,6 +12,7 @@ interface Row {
   url: string;
   events: string;
   collection: string | null;
+  delivery: SubscriptionRecord['delivery'];
   active: number;
   createdAt: string;
   secret: string;
@@ -19,7 +20,7 @@ interface Row {
   previousSecretExpiresAt: string | null;
 }
 
-const COLUMNS = `id, cluster_id AS clusterId, url, events, collection, active, created_at AS createdAt, secret,
+const COLUMNS = `id, cluster_id AS clusterId, url, events, collection, delivery, active, created_at AS createdAt, secret,
   previous_secret AS previousSecret, previous_secret_expires_at AS previousSecretExpiresAt`;
 
 function toRecord(row: Row): SubscriptionRecord {
@@ -37,7 +38,7 @@ export class SqliteSubscriptionCache {
 
   constructor(db: Database.Database) {
     this.activeStmt = db.prepare<[string], Omit<SubscriptionTarget, 'events'> & { events: string }>(
-      `SELECT s.id, s.events, s.collection, s.cluster_id AS clusterId, c.owner_id AS ownerId, s.url, s.secret,
+      `SELECT s.id, s.events, s.collection, s.delivery, s.cluster_id AS clusterId, c.owner_id AS ownerId, s.url, s.secret,
          s.previous_secret AS previousSecret, s.previous_secret_expires_at AS previousSecretExpiresAt
        FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
        WHERE s.cluster_id = ? AND s.active = 1`,
@@ -74,8 +75,8 @@ export class SqliteWebhooks implements WebhookStore {
   ) {
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, secret, created_at)
-         VALUES (@id, @clusterId, @url, @events, @collection, @secret, @createdAt)`,
+        `INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
+         VALUES (@id, @clusterId, @url, @events, @collection, @delivery, @secret, @createdAt)`,
       ),
       list: db.prepare<[string], Row>(
         `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = ? ORDER BY created_at, id`,
