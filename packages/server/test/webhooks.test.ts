@@ -20,6 +20,7 @@ forEachEngine((t) => {
         url: RECEIVER,
         events: ['document.created'],
         collection: 'orders',
+        delivery: 'http',
         active: true,
       });
       expect(body._id).toMatch(/^wh_/);
@@ -33,6 +34,7 @@ forEachEngine((t) => {
         url: RECEIVER,
         events: ['document.created'],
         collection: 'orders',
+        delivery: 'http',
         active: true,
         createdAt: body.createdAt,
       });
