@@ -4,6 +4,7 @@ import {
   isJsonObject,
   type Job,
   type StoredDocument,
+  type WebhookDeliveryRecord,
   type WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 import type { AccountModel } from './accounts.js';
@@ -22,6 +23,8 @@ export interface MockStore {
   reset(): void;
   /** Copies of the webhook subscriptions, oldest first, without secrets. */
   webhooks(): WebhookSubscriptionRecord[];
+  /** Copies of a subscription's deliveries, newest first (what a write or a test event captured for it). */
+  webhookDeliveries(webhookId: string): WebhookDeliveryRecord[];
   /** A copy of a collection's documents in `_id` order; `[]` for a collection never written. */
   collection(name: string): StoredDocument[];
   /**
@@ -71,6 +74,9 @@ export function createMockStore(
     },
     webhooks() {
       return webhooks.list();
+    },
+    webhookDeliveries(webhookId) {
+      return webhooks.deliveries(webhookId);
     },
     collection(name) {
       return copy(documents.list(name));

@@ -34,12 +34,29 @@ describe('client.webhooks', () => {
         url: created.url,
         events: created.events,
         collection: 'orders',
+        delivery: 'http',
         active: true,
         createdAt: created.createdAt,
       },
     ]);
     expect(await client.webhooks.delete(created._id)).toEqual({ _id: created._id, deleted: true });
     await expect(client.webhooks.delete(created._id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('creates a stream-only subscription whose deliveries are streamed, and cannot re-send them', async () => {
+    const { _id } = await client.webhooks.create({
+      url: 'http://localhost:3000/hooks',
+      events: ['*'],
+      delivery: 'stream',
+    });
+    expect((await client.webhooks.list()).data[0]).toMatchObject({ _id, delivery: 'stream' });
+    const delivery = await client.webhooks.test(_id);
+    expect(delivery).toMatchObject({ status: 'streamed', nextAttemptAt: null });
+    const streamed = await client.webhooks.deliveries(_id, { status: 'streamed' });
+    expect(streamed.data.map((d) => d._id)).toEqual([delivery._id]);
+    const error = await client.webhooks.resend(_id, delivery._id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).code).toBe('validation_error');
   });
 
   it('refuses an invalid subscription with BadRequestError validation_error', async () => {

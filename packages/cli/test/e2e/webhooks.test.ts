@@ -142,10 +142,9 @@ describe('dp webhooks against the reference server', () => {
     );
     expect(stderr).toContain(`to ${receiver.url}/local (Ctrl-C to stop)`);
     const client = new DataPlatform({ baseUrl: env.DATAPLATFORM_BASE_URL, apiKey: env.DATAPLATFORM_API_KEY });
-    const session = (await client.webhooks.list()).data.find((w) =>
-      w.url.startsWith('https://dp-listen.invalid/'),
-    );
-    expect(session).toMatchObject({ events: ['*'], collection: 'e2e_listened' });
+    const session = (await client.webhooks.list()).data.find((w) => w.url === `${receiver.url}/local`);
+    // Stream-only: its url records the receiver, but the server never posts there (the session does).
+    expect(session).toMatchObject({ delivery: 'stream', events: ['*'], collection: 'e2e_listened' });
 
     await client.data.create('e2e_listened', { _id: 'l-1', total: 7 });
     const received = await until(() => receiver.received[0], 'the forwarded event');
@@ -167,6 +166,7 @@ describe('dp webhooks against the reference server', () => {
     expect(await exited).toBe(0);
     expect(stderr).toContain(`Stopped; deleted the session's webhook ${session!._id}`);
     expect((await client.webhooks.list()).data.map((w) => w._id)).not.toContain(session!._id);
+    // Forwarded once by the session; the server itself posted nothing to the receiver.
     expect(receiver.received).toHaveLength(1);
   });
 });

@@ -73,7 +73,10 @@ export class Webhooks extends APIResource {
     return import('@dataplatform/webhooks').then(({ verifyAsync }) => verifyAsync(...args));
   }
 
-  /** Subscribes `url` to document events; the answer carries the signing secret, shown only here. */
+  /**
+   * Subscribes `url` to document events; the answer carries the signing secret, shown only here. With
+   * `delivery: 'stream'` the server never posts to `url`: the events are only on `stream()`, to forward.
+   */
   create(params: WebhookCreateRequest, options?: RequestOptions): APIPromise<WebhookWithSecret> {
     return this._client.post(BASE, { ...options, body: params });
   }

@@ -7,7 +7,7 @@ import { ATTEMPT_HEADER, attemptRow, DELIVERY_HEADER, deliveryRow, writeDelivery
 /** Options of `dp webhooks deliveries`. */
 export interface WebhooksDeliveriesOptions {
   id: string;
-  status?: 'pending' | 'succeeded' | 'failed' | undefined;
+  status?: 'pending' | 'succeeded' | 'failed' | 'streamed' | undefined;
   limit?: number | undefined;
   skip?: number | undefined;
 }
@@ -31,6 +31,7 @@ export function newWebhooksDeliveriesCommand(
         'pending',
         'succeeded',
         'failed',
+        'streamed',
       ]),
     )
     .option('--limit <n>', 'deliveries to show, 1 to 1000 (default 50)', wholeNumber(1, 1000))

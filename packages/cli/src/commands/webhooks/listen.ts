@@ -12,17 +12,6 @@ export interface WebhooksListenOptions {
   collection?: string | undefined;
 }
 
-/**
- * The address of a listen session's own subscription. The server also delivers to a subscription's address,
- * so it must not be the local receiver, which would then get every event twice (or, with a remote server,
- * the server would post to its own loopback); `.invalid` never resolves (RFC 6761), so those deliveries fail
- * harmlessly until the session deletes the subscription. The path names the receiver, for `dp webhooks list`.
- */
-export function sessionAddress(forwardTo: string): string {
-  const target = new URL(forwardTo);
-  return `https://dp-listen.invalid/${target.host}${target.pathname}`;
-}
-
 function httpAddress(value: string): string {
   let url: URL | undefined;
   try {
@@ -87,8 +76,11 @@ export async function runWebhooksListen(
     ? undefined
     : await attempt(
         `create a webhook for this session`,
+        // Stream-only: the server never posts to it, so its url records where this session forwards, and a
+        // subscription left behind by a crash costs nothing until `dp webhooks delete` removes it.
         client.webhooks.create({
-          url: sessionAddress(options.forwardTo),
+          url: options.forwardTo,
+          delivery: 'stream',
           events: options.events ?? ['*'],
           collection: options.collection,
         }),

@@ -46,7 +46,13 @@ export function wants(subscription: WebhookSubscriptionRecord, type: WebhookEven
   );
 }
 
-export const WEBHOOK_HEADER = ['id', 'url', 'events', 'collection', 'active', 'created'];
+/** How a subscription receives its events (the contract's modes, repeated for the reason above). */
+export const DELIVERY_MODES = [
+  'http',
+  'stream',
+] as const satisfies readonly WebhookSubscriptionRecord['delivery'][];
+
+export const WEBHOOK_HEADER = ['id', 'url', 'events', 'collection', 'delivery', 'active', 'created'];
 
 /** One row of `dp webhooks list`. */
 export function webhookRow(webhook: WebhookSubscriptionRecord): unknown[] {
@@ -55,6 +61,7 @@ export function webhookRow(webhook: WebhookSubscriptionRecord): unknown[] {
     webhook.url,
     webhook.events.join(','),
     webhook.collection ?? '*',
+    webhook.delivery,
     webhook.active ? 'yes' : 'no (410 Gone)',
     webhook.createdAt,
   ];

@@ -1,4 +1,3 @@
-import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, runCli } from '../../../test/harness.js';
 import { MOCK_BASE_URL, useMockApi } from '../../../test/mock-api.js';
@@ -40,6 +39,13 @@ describe('dp webhooks: arguments', () => {
     const plain = await parseArgs(newWebhooksCreateCommand, ['--url', 'https://example.com/hooks']);
     expect(plain).toMatchObject({ ok: true, options: { url: 'https://example.com/hooks' } });
     expect(plain.ok && plain.options.event).toBeUndefined();
+    expect(plain.ok && plain.options.delivery).toBeUndefined();
+    expect(
+      await parseArgs(newWebhooksCreateCommand, ['--url', 'http://localhost:3000/h', '--delivery', 'stream']),
+    ).toMatchObject({ ok: true, options: { url: 'http://localhost:3000/h', delivery: 'stream' } });
+    expect(
+      await parseArgs(newWebhooksCreateCommand, ['--url', 'https://example.com/h', '--delivery', 'email']),
+    ).toMatchObject({ ok: false, code: 2 });
   });
 
   it('parses list, delete, deliveries, attempts, resend, rotate-secret and trigger', async () => {
@@ -129,28 +135,41 @@ describe('dp webhooks: run', () => {
       url: 'https://example.com/hooks',
       events: ['document.created'],
       collection: 'orders',
+      delivery: 'http',
       active: true,
     });
     expect(created.secret).toMatch(/^whsec_/);
 
     const shown = await runCli(['webhooks', 'create', '--url', 'https://example.com/all'], terminal);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/^id\s+url\s+events\s+collection\s+active\s+created\n/);
-    expect(shown.stdout).toMatch(/https:\/\/example\.com\/all\s+\*\s+\*\s+yes/);
+    expect(shown.stdout).toMatch(/^id\s+url\s+events\s+collection\s+delivery\s+active\s+created\n/);
+    expect(shown.stdout).toMatch(/https:\/\/example\.com\/all\s+\*\s+\*\s+http\s+yes/);
     expect(shown.stdout).toMatch(/signing secret {2}whsec_\S+\n$/);
     expect(shown.stderr).toContain('The signing secret above is shown only now');
-    expect(api.requests()).toEqual(['POST /api/v1/data/webhooks', 'POST /api/v1/data/webhooks']);
+
+    const streamed = await runCli(
+      ['webhooks', 'create', '--url', 'http://localhost:3000/hooks', '--delivery', 'stream', '--json'],
+      { env: api.env },
+    );
+    expect(JSON.parse(streamed.stdout)).toMatchObject({
+      url: 'http://localhost:3000/hooks',
+      delivery: 'stream',
+    });
+    expect(api.mocks.store.webhooks().map((w) => w.delivery)).toEqual(['http', 'http', 'stream']);
+    expect(api.requests()).toEqual([CREATE, CREATE, CREATE]);
   });
 
   it('lists without secrets, deletes, and says which id is unknown (status 4)', async () => {
     const { _id, secret } = await subscribe({ url: 'https://example.com/a', events: ['*'] });
     const listed = await runCli(['webhooks', '--json'], { env: api.env });
     expect(JSON.parse(listed.stdout)).toEqual({
-      data: [expect.objectContaining({ _id, url: 'https://example.com/a' })],
+      data: [expect.objectContaining({ _id, url: 'https://example.com/a', delivery: 'http' })],
     });
     expect(listed.stdout).not.toContain(secret);
     const table = await runCli(['webhooks', 'list'], terminal);
-    expect(table.stdout).toContain(_id);
+    expect(table.stdout).toMatch(
+      new RegExp(`${_id}\\s+https://example\\.com/a\\s+\\*\\s+\\*\\s+http\\s+yes`),
+    );
     const deleted = await runCli(['webhooks', 'delete', _id, '--json'], { env: api.env });
     expect(JSON.parse(deleted.stdout)).toEqual({ _id, deleted: true });
     const empty = await runCli(['webhooks'], terminal);
@@ -229,45 +248,14 @@ describe('dp webhooks: run', () => {
   });
 
   describe('trigger', () => {
-    /** The test-event route, which the mocks do not have yet: answers as API.md says, recording each call. */
-    function mockTestRoute() {
-      const calls: { webhookId: string; body: unknown }[] = [];
-      api.use(
-        http.post(`${MOCK_BASE_URL}/api/v1/data/webhooks/:webhookId/test`, async ({ params, request }) => {
-          const webhookId = String(params.webhookId);
-          const body = (await request.json()) as { type: string; collection?: string };
-          calls.push({ webhookId, body });
-          if (webhookId === 'wh_unknown') {
-            return HttpResponse.json(
-              { error: 'Webhook not found', code: 'not_found', requestId: 'r1' },
-              { status: 404 },
-            );
-          }
-          return HttpResponse.json(
-            {
-              _id: `dlv_${calls.length}`,
-              webhookId,
-              eventId: `evt_${calls.length}`,
-              eventType: body.type,
-              collection: body.collection ?? 'test',
-              documentId: 'test',
-              status: 'pending',
-              attempts: 0,
-              createdAt: '2026-01-01T00:00:00.000Z',
-              lastAttemptAt: null,
-              nextAttemptAt: '2026-01-01T00:00:00.000Z',
-              lastResponseStatus: null,
-              lastError: null,
-            },
-            { status: 202 },
-          );
-        }),
-      );
-      return calls;
-    }
+    /** What the test events sent to a subscription were: kind and collection, oldest first. */
+    const testEventsOf = (webhookId: string) =>
+      api.mocks.store
+        .webhookDeliveries(webhookId)
+        .reverse()
+        .map((d) => ({ type: d.eventType, collection: d.collection }));
 
     it('sends the test event to every active subscription that wants it, and only to those', async () => {
-      const calls = mockTestRoute();
       const all = await subscribe({ url: 'https://example.com/all', events: ['*'] });
       const orders = await subscribe({
         url: 'https://example.com/o',
@@ -287,17 +275,13 @@ describe('dp webhooks: run', () => {
         all._id,
         orders._id,
       ]);
-      expect(calls).toEqual([
-        { webhookId: all._id, body: { type: 'document.created', collection: 'orders' } },
-        { webhookId: orders._id, body: { type: 'document.created', collection: 'orders' } },
-      ]);
-      // Without --collection, a subscription to one collection gets an event of that collection.
+      // Without --collection, a subscription to one collection gets an event of that collection, and one of
+      // every collection the server's default (`test`).
       const shown = await runCli(['webhooks', 'trigger', 'document.created'], terminal);
-      expect(calls.slice(2)).toEqual([
-        { webhookId: all._id, body: { type: 'document.created' } },
-        { webhookId: orders._id, body: { type: 'document.created', collection: 'orders' } },
-        { webhookId: users._id, body: { type: 'document.created', collection: 'users' } },
-      ]);
+      const created = (collection: string) => ({ type: 'document.created', collection });
+      expect(testEventsOf(all._id)).toEqual([created('orders'), created('test')]);
+      expect(testEventsOf(orders._id)).toEqual([created('orders'), created('orders')]);
+      expect(testEventsOf(users._id)).toEqual([created('users')]);
       expect(shown.stderr).toContain(
         `Sent a test document.created event to 3 webhooks: ${all._id}, ${orders._id}, ${users._id}`,
       );
@@ -317,8 +301,12 @@ describe('dp webhooks: run', () => {
     });
 
     it('says so with status 4 when no subscription wants the event, and sends to --webhook alone', async () => {
-      const calls = mockTestRoute();
-      await subscribe({ url: 'https://example.com/d', events: ['document.deleted'] });
+      const deletes = await subscribe({ url: 'https://example.com/d', events: ['document.deleted'] });
+      const given = await subscribe({
+        url: 'https://example.com/g',
+        events: ['document.updated'],
+        collection: 'users',
+      });
       const none = await runCli(['webhooks', 'trigger', 'document.updated', '--collection', 'orders'], {
         env: api.env,
       });
@@ -326,10 +314,10 @@ describe('dp webhooks: run', () => {
       expect(none.stderr).toContain('error: no webhook wants document.updated of "orders" events');
       expect(none.stderr).toContain('hint: `dp webhooks` lists the subscriptions');
 
-      const one = await runCli(['webhooks', 'trigger', 'document.updated', '--webhook', 'wh_given'], {
+      const one = await runCli(['webhooks', 'trigger', 'document.updated', '--webhook', given._id], {
         env: api.env,
       });
-      expect(JSON.parse(one.stdout)).toMatchObject({ webhookId: 'wh_given', eventType: 'document.updated' });
+      expect(JSON.parse(one.stdout)).toMatchObject({ webhookId: given._id, eventType: 'document.updated' });
       const unknown = await runCli(['webhooks', 'trigger', 'document.updated', '--webhook', 'wh_unknown'], {
         env: api.env,
       });
@@ -337,11 +325,13 @@ describe('dp webhooks: run', () => {
       expect(unknown.stderr).toContain(
         'could not send a test document.updated event to webhook "wh_unknown"',
       );
-      expect(calls.map((c) => c.webhookId)).toEqual(['wh_given', 'wh_unknown']);
+      expect(testEventsOf(given._id)).toEqual([{ type: 'document.updated', collection: 'users' }]);
+      expect(testEventsOf(deletes._id)).toEqual([]);
       expect(api.requests()).toEqual([
         CREATE,
+        CREATE,
         'GET /api/v1/data/webhooks',
-        'POST /api/v1/data/webhooks/wh_given/test',
+        `POST /api/v1/data/webhooks/${given._id}/test`,
         'POST /api/v1/data/webhooks/wh_unknown/test',
       ]);
     });
