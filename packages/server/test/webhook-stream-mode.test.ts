@@ -288,7 +288,7 @@ describe.skipIf(!inject('postgresUrl'))('a stream subscription with several inst
       encryptionKey,
       webhookPollInterval: 200,
     });
-    [a, b] = await Promise.all(dirs.map((dir) => startServer(options(dir))));
+    [a, b] = await Promise.all([startServer(options(dirs[0]!)), startServer(options(dirs[1]!))]);
     apiKey = (a.devAccount ?? b.devAccount)!.apiKey;
     receiver = await startReceiver();
     cleanup = async () => {
