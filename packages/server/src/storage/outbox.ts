@@ -251,7 +251,7 @@ export function capturedOf(
  * The pending deliveries of `rows` as the worker needs them, for the subscriptions they were made for; the
  * `streamed` ones are never the worker's.
  */
-export function claimedOf(
+function claimedOf(
   rows: { events: readonly EventRow[]; deliveries: readonly DeliveryRow[] },
   subscriptions: readonly SubscriptionTarget[],
 ): ClaimedDelivery[] {

@@ -40,7 +40,8 @@ export interface WorkerOptions {
  * re-sends, what another instance captured without a worker, what a stopped instance left) is claimed from the
  * database, where several instances never claim the same delivery. Each delivery is posted signed, its attempt
  * recorded and its retry scheduled. Claims are made when a retry it scheduled comes due, when a re-send or
- * another instance announces deliveries, and otherwise every `pollIntervalMs`.
+ * another instance announces deliveries, and otherwise every `pollIntervalMs`. The deliveries of `stream`
+ * subscriptions never reach it: they are stored `streamed`, neither handed over nor claimable.
  */
 export class DeliveryWorker {
   private inFlight = 0;
