@@ -39,14 +39,14 @@ export function newWebhooksTriggerCommand(
 export async function runWebhooksTrigger(f: Factory, options: WebhooksTriggerOptions): Promise<void> {
   const client = await f.client();
   const { event, collection, webhook } = options;
-  const what = `${event}${collection ? ` of "${collection}"` : ''}`;
+  const what = `${event}${collection ? ` in "${collection}"` : ''}`;
   const targets = webhook
     ? [{ _id: webhook, collection: null }]
     : (await attempt('list webhooks', client.webhooks.list())).data.filter((w) =>
         wants(w, event, collection),
       );
   if (targets.length === 0) {
-    throw new CliError(`no webhook wants ${what} events`, {
+    throw new CliError(`no webhook wants ${what}`, {
       exitCode: ExitCode.notFound,
       hint: `\`dp webhooks\` lists the subscriptions; \`dp webhooks create --url … --event ${event}\` adds one`,
     });
@@ -55,7 +55,7 @@ export async function runWebhooksTrigger(f: Factory, options: WebhooksTriggerOpt
   for (const target of targets) {
     sent.push(
       await attempt(
-        `send a test ${what} event to webhook "${target._id}"`,
+        `send a test ${event} event to webhook "${target._id}"`,
         client.webhooks.test(target._id, {
           type: event,
           collection: collection ?? target.collection ?? undefined,

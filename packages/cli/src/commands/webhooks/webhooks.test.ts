@@ -311,7 +311,7 @@ describe('dp webhooks: run', () => {
         env: api.env,
       });
       expect(none.code).toBe(4);
-      expect(none.stderr).toContain('error: no webhook wants document.updated of "orders" events');
+      expect(none.stderr).toContain('error: no webhook wants document.updated in "orders"');
       expect(none.stderr).toContain('hint: `dp webhooks` lists the subscriptions');
 
       const one = await runCli(['webhooks', 'trigger', 'document.updated', '--webhook', given._id], {
