@@ -104,13 +104,14 @@ export const webhookOperations: Record<(typeof webhookRoutes)[number]['id'], Ope
   },
   'webhooks.stream': (input, store, model) => {
     existing(input.params.webhookId!, input, store, model);
-    // A stream that says why it carries nothing, then ends (a client reconnects after `retry`).
+    // A stream that starts as the server's does (its start id alone), says why it carries nothing, then ends (a
+    // client reconnects after `retry`).
     return {
       status: 200,
       body: undefined,
       raw: {
         contentType: 'text/event-stream; charset=utf-8',
-        text: 'retry: 2000\n\n: the mocks capture no events\n\n',
+        text: `retry: 2000\nid: start_${new Date().toISOString()}\n\n: the mocks capture no events\n\n`,
       },
     };
   },

@@ -133,7 +133,7 @@ describe('webhooks in the mocks', () => {
       headers: { 'X-API-Key': mocks.apiKey },
     });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(await res.text()).toContain('retry: 2000');
+    expect(await res.text()).toMatch(/^retry: 2000\nid: start_\d{4}-\d\d-\d\dT[\d:.]+Z\n\n/);
     expect((await call('GET', '/api/v1/data/webhooks/wh_none/deliveries')).status).toBe(404);
     expect((await call('POST', '/api/v1/data/webhooks/wh_none/rotate-secret', { json: {} })).status).toBe(
       404,

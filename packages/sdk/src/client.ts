@@ -239,6 +239,7 @@ export class DataPlatform {
       target: { baseUrl: this.baseUrl, isDefault: this.#isDefaultBaseUrl },
       onHeaders: this.#readHeaders,
       onOpen: options.onOpen,
+      onResumePoint: options.onResumePoint,
     });
   }
 

@@ -51,6 +51,42 @@ forEachEngine((t) => {
       resumed.close();
     });
 
+    it('starts a new stream with an id alone, from which a client resumes before any event came', async () => {
+      const { _id } = await (
+        await t().call('POST', '/api/v1/data/webhooks', {
+          body: { url: receiver.url, events: ['document.created'], collection: 'early' },
+        })
+      ).json();
+      const url = `${t().url}/api/v1/data/webhooks/${_id}/events`;
+      const first = await openStream(url, { 'x-api-key': t().devKey });
+      const deadline = Date.now() + 10_000;
+      while (first.resumePoints.length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      first.close();
+      expect(first.resumePoints).toEqual([expect.stringMatching(/^start_\d{4}-\d\d-\d\dT/)]);
+
+      // Captured while no stream is open and before the first stream saw any event.
+      await t().call('POST', '/api/v1/data/early', { body: { _id: 'e1' } });
+      const resumed = await openStream(url, {
+        'x-api-key': t().devKey,
+        'last-event-id': first.resumePoints[0]!,
+      });
+      const [event] = await resumed.waitFor(1);
+      expect(JSON.parse(JSON.parse(event!.data!).body).documentId).toBe('e1');
+      expect(resumed.resumePoints).toEqual([]);
+      resumed.close();
+
+      // A start id from the future, or one that is no time at all, starts a new stream from now.
+      for (const id of ['start_2999-01-01T00:00:00.000Z', 'start_soon']) {
+        const fresh = await openStream(url, { 'x-api-key': t().devKey, 'last-event-id': id });
+        while (fresh.resumePoints.length === 0 && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
+        expect(fresh.resumePoints).toHaveLength(1);
+        expect(fresh.events).toEqual([]);
+        fresh.close();
+      }
+    });
+
     it('answers 404 for an unknown webhook and needs the webhooks:manage scope', async () => {
       const unknown = await t().call('GET', '/api/v1/data/webhooks/wh_unknown/events');
       expect(unknown.status).toBe(404);

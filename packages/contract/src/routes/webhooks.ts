@@ -160,7 +160,7 @@ export const webhookRoutes = [
     tag,
     summary: "Stream a subscription's events",
     description:
-      'Server-sent events: every event captured for the subscription from now on (or after the event named by a `Last-Event-ID` header), as `event: <type>`, `id: <event id>` and `data: WebhookStreamMessage` (the raw body and the signed headers a delivery of it carries, so a local tool can forward it). Deliveries to the address of an `http` subscription go on as usual; a `stream` subscription gets its events only here. A comment line every 15 s keeps the connection open.',
+      'Server-sent events: every event captured for the subscription from now on (or after the event named by a `Last-Event-ID` header), as `event: <type>`, `id: <event id>` and `data: WebhookStreamMessage` (the raw body and the signed headers a delivery of it carries, so a local tool can forward it). A new stream first sends an `id:` line alone, `start_<ISO time>`: a client that reconnects with it as `Last-Event-ID` before any event arrived gets every event captured since the stream began. Deliveries to the address of an `http` subscription go on as usual; a `stream` subscription gets its events only here. A comment line every 15 s keeps the connection open.',
     auth: 'data',
     scopes,
     params: WebhookParams,

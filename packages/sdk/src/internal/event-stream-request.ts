@@ -17,6 +17,7 @@ export interface EventStreamRequest {
   target: Target;
   onHeaders: (headers: HeaderSource) => void;
   onOpen: (() => void) | undefined;
+  onResumePoint: ((lastEventId: string) => void) | undefined;
 }
 
 /**
@@ -101,7 +102,10 @@ export async function* requestEventStream(
           return;
         }
         // The caller may take its time with each event: no timer runs while it has one.
-        for (const event of parser.push(decoder.decode(chunk.value, { stream: true }))) yield event;
+        for (const event of parser.push(decoder.decode(chunk.value, { stream: true }))) {
+          if (event.event === '') request.onResumePoint?.(event.id);
+          else yield event;
+        }
       }
     } finally {
       controller.signal.removeEventListener('abort', cancel);

@@ -34,11 +34,23 @@ describe('EventStreamParser', () => {
     expect(parse(...text.split('')).events).toEqual(whole);
   });
 
-  it('keeps the last id and the retry delay, and drops an event that has no data', () => {
+  it('keeps the last id and the retry delay, and drops an event that has no data but reports its new id', () => {
     const { events, parser } = parse('id: evt_9\nevent: lonely\n\nretry: 1500\nretry: soon\n\n');
-    expect(events).toEqual([]);
+    expect(events).toEqual([{ id: 'evt_9', event: '', data: '' }]);
     expect(parser.lastEventId).toBe('evt_9');
     expect(parser.retry).toBe(1500);
+  });
+
+  it('reports a resume point in its place among the events, and an id only once', () => {
+    const { events } = parse(
+      'retry: 2000\nid: start_1\n\nid: e1\ndata: a\n\nid: e1\n\n: keep-alive\n\nid: e2\n\ndata: b\n\n',
+    );
+    expect(events).toEqual([
+      { id: 'start_1', event: '', data: '' },
+      { id: 'e1', event: 'message', data: 'a' },
+      { id: 'e2', event: '', data: '' },
+      { id: 'e2', event: 'message', data: 'b' },
+    ]);
   });
 
   it('ignores an id holding NUL, unknown fields, and a field line without a colon', () => {

@@ -1,6 +1,9 @@
 /** One server-sent event as the HTML standard's `EventSource` dispatches it. */
 export interface ServerSentEvent {
-  /** The `event:` field; `message` when the event named none. */
+  /**
+   * The `event:` field; `message` when the event named none. Empty for a new id sent without data: no event,
+   * only a point to resume from (the parser reports it so that its order among events is kept).
+   */
   event: string;
   /** The `data:` lines joined with newlines. */
   data: string;
@@ -14,7 +17,8 @@ const CR = 13;
 /**
  * The parsing half of the HTML standard's event-stream interpretation, fed with decoded text as it arrives:
  * lines end with CRLF, LF or CR (a CRLF may be split across two chunks), `:` starts a comment, an empty line
- * dispatches the event, an event without data is dropped, and `id:` and `retry:` persist across events.
+ * dispatches the event, an event without data is dropped (a new id it set is reported as an event named ''), and
+ * `id:` and `retry:` persist across events.
  */
 export class EventStreamParser {
   /** The last event id seen, sent back as `Last-Event-ID` to resume. */
@@ -26,6 +30,8 @@ export class EventStreamParser {
   #event = '';
   #data = '';
   #hasData = false;
+  /** The id of the last event (or resume point) handed out. */
+  #reportedId = '';
 
   /** Parses the next piece of text and returns the events it completed. */
   push(text: string): ServerSentEvent[] {
@@ -72,6 +78,9 @@ export class EventStreamParser {
   #dispatch(events: ServerSentEvent[]): void {
     if (this.#hasData)
       events.push({ event: this.#event || 'message', data: this.#data, id: this.lastEventId });
+    else if (this.lastEventId !== this.#reportedId)
+      events.push({ event: '', data: '', id: this.lastEventId });
+    this.#reportedId = this.lastEventId;
     this.#event = '';
     this.#data = '';
     this.#hasData = false;

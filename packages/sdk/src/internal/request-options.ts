@@ -44,4 +44,9 @@ export interface EventStreamOptions extends Pick<RequestOptions, 'timeout' | 'si
   idleTimeout?: number;
   /** Called once the server answered with the stream, before any event: the connection is up. */
   onOpen?: () => void;
+  /**
+   * Called with an id the server sent without an event: a point to resume from. The server sends one as a stream
+   * starts, so a caller that reconnects with it as `lastEventId` before the first event still misses nothing.
+   */
+  onResumePoint?: (lastEventId: string) => void;
 }

@@ -15,6 +15,17 @@ const LOOK_BACK_MS = 5_000;
 
 type Cursor = StreamedEvent['cursor'];
 
+/** Prefix of the id that marks where a stream started (`start_` and the ISO time), before any event. */
+const START = 'start_';
+
+/** The cursor of a stream's start id, or undefined for any other id (an event's) or a time yet to come. */
+function startOf(lastEventId: string): Cursor | undefined {
+  if (!lastEventId.startsWith(START)) return undefined;
+  const at = Date.parse(lastEventId.slice(START.length));
+  if (!Number.isFinite(at) || at > Date.now()) return undefined;
+  return { createdAt: iso(at), id: '' };
+}
+
 function after(a: Cursor, b: Cursor): boolean {
   return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
 }
@@ -121,7 +132,7 @@ export class EventStreams {
     const lastEventId = request.headers['last-event-id'];
     const resumed =
       typeof lastEventId === 'string' && lastEventId !== ''
-        ? await this.storage.deliveries.cursorOf(subscription.id, lastEventId)
+        ? (startOf(lastEventId) ?? (await this.storage.deliveries.cursorOf(subscription.id, lastEventId)))
         : null;
     // Deliveries are stamped with the system time when captured, so the stream starts from the system time too.
     const floor = resumed ?? { createdAt: iso(Date.now()), id: '' };
@@ -134,7 +145,9 @@ export class EventStreams {
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
     });
-    reply.raw.write('retry: 2000\n\n');
+    // A new stream's first id is its start, with no event: a client that loses the connection before the first
+    // event resumes from there and misses nothing captured meanwhile.
+    reply.raw.write(resumed ? 'retry: 2000\n\n' : `retry: 2000\nid: ${START}${floor.createdAt}\n\n`);
     const stream: EventStream = new EventStream(this.storage, this.service, subscription, reply, floor, () =>
       this.open.delete(stream),
     );

@@ -9,10 +9,12 @@ export interface Sent {
 
 /**
  * Opens a server-sent event stream with node:http (one connection of its own, closed with the stream) and
- * collects its events; comments and `retry:` lines are skipped.
+ * collects its events and the ids it sends alone; comments and `retry:` lines are skipped.
  */
 export async function openStream(url: string, headers: Record<string, string>) {
   const events: Sent[] = [];
+  /** Ids sent without an event: the points to resume from that the server gives as a stream starts. */
+  const resumePoints: string[] = [];
   const request = get(url, { headers });
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     request.on('response', resolve);
@@ -33,6 +35,7 @@ export async function openStream(url: string, headers: Record<string, string>) {
         if (field === 'id' || field === 'event' || field === 'data') event[field] = line.slice(at + 2);
       }
       if (event.data) events.push(event);
+      else if (event.id) resumePoints.push(event.id);
     }
   });
   response.on('error', () => {});
@@ -40,6 +43,7 @@ export async function openStream(url: string, headers: Record<string, string>) {
     status: response.statusCode,
     contentType: response.headers['content-type'],
     events,
+    resumePoints,
     async waitFor(count: number) {
       const deadline = Date.now() + 10_000;
       while (events.length < count) {

@@ -92,6 +92,10 @@ export async function followStream(
           opened = true;
           failures = 0;
         },
+        // The stream's start, before any event: resuming from it loses nothing captured before the first event.
+        onResumePoint: (id) => {
+          lastEventId = id;
+        },
       });
       for await (const event of events) {
         await listener.onEvent(event);

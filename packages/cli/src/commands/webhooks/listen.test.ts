@@ -169,6 +169,25 @@ describe('dp webhooks listen: run', () => {
     ]);
   });
 
+  it('resumes from the stream’s start when the connection drops before the first event', async () => {
+    const received = receiver([200]);
+    const connections: (string | null)[] = [];
+    api.use(
+      http.get(STREAM, ({ request }) => {
+        connections.push(request.headers.get('last-event-id'));
+        // The server names the start of a new stream with an id alone; this first connection then drops.
+        return connections.length === 1
+          ? streamAnswer('id: start_2026-11-21T10:00:00.000Z\n\n', true)
+          : streamAnswer(sse('evt_1', 'document.created'), false);
+      }),
+    );
+    const session = listen({ forwardTo: RECEIVER });
+    await until(() => received.length === 1);
+    session.stop();
+    await session.done;
+    expect(connections).toEqual([null, 'start_2026-11-21T10:00:00.000Z']);
+  });
+
   it('follows an existing webhook without touching it, printing a line per attempt on a terminal', async () => {
     receiver([204]);
     api.use(http.get(STREAM, () => streamAnswer(sse('evt_9', 'document.created'), false)));
