@@ -3,14 +3,13 @@
  * docs/benchmarks.md and writes it into the page in place of the previous one.
  * Options: --connections 50 --duration 10 --warmup 3 --rounds 3 --documents 10000 --skip-build --out docs/benchmarks.md
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderAuthSection, runAuthBenchmark } from './lib/auth.mjs';
-import { replaceSection } from './lib/batch.mjs';
+import { buildPackages, writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -27,12 +26,7 @@ const { values: opts } = parseArgs({
 });
 process.on('SIGINT', () => process.exit(130));
 
-if (!opts['skip-build']) {
-  for (const name of ['@dataplatform/contract', '@dataplatform/server']) {
-    const built = spawnSync('pnpm', ['--filter', name, 'run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`pnpm --filter ${name} build failed`);
-  }
-}
+if (!opts['skip-build']) buildPackages(root, ['@dataplatform/contract', '@dataplatform/server']);
 const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-auth-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 console.log('key authentication (GET by id):');
@@ -50,7 +44,4 @@ const section = renderAuthSection(measured, {
   date: new Date().toISOString().slice(0, 10),
 });
 console.log(`\n${section}`);
-const page = resolve(opts.out);
-const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
-writeFileSync(page, replaceSection(current, 'Key authentication', section));
-console.log(`Wrote ${page}`);
+writeSection(root, opts.out, 'Key authentication', section);

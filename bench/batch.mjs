@@ -3,13 +3,12 @@
  * writes it into the page in place of the previous one.
  * Options: --documents 40000 --no-postgres --skip-build --out docs/benchmarks.md
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { renderBatchSection, replaceSection, runBatchBenchmark } from './lib/batch.mjs';
+import { renderBatchSection, runBatchBenchmark } from './lib/batch.mjs';
 import { postgresBinaries, startPostgres } from './lib/postgres.mjs';
+import { buildPackages, writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -22,12 +21,7 @@ const { values: opts } = parseArgs({
   },
 });
 
-if (!opts['skip-build']) {
-  for (const name of ['@dataplatform/contract', '@dataplatform/server']) {
-    const built = spawnSync('pnpm', ['--filter', name, 'run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`pnpm --filter ${name} build failed`);
-  }
-}
+if (!opts['skip-build']) buildPackages(root, ['@dataplatform/contract', '@dataplatform/server']);
 const bin = opts['no-postgres'] ? null : postgresBinaries();
 const postgres = bin ? await startPostgres(bin) : undefined;
 try {
@@ -43,10 +37,7 @@ try {
     date: new Date().toISOString().slice(0, 10),
   });
   console.log(`\n${section}`);
-  const page = resolve(opts.out);
-  const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
-  writeFileSync(page, replaceSection(current, 'Batch inserts', section));
-  console.log(`Wrote ${page}`);
+  writeSection(root, opts.out, 'Batch inserts', section);
 } finally {
   await postgres?.stop();
 }

@@ -3,13 +3,12 @@
  * docs/benchmarks.md and writes it into the page in place of the previous one.
  * Options: --rounds 3 --runs 20 --skip-build --out docs/benchmarks.md
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureStartup, renderStartup } from './lib/cli-startup.mjs';
-import { replaceSection } from './lib/page.mjs';
+import { buildPackages, writeSection } from './lib/script.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -25,13 +24,7 @@ const runs = Number(opts.runs);
 if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(runs) || runs < 1)
   throw new Error('--rounds and --runs take whole numbers of at least 1');
 
-if (!opts['skip-build']) {
-  const built = spawnSync('pnpm', ['--filter', '@dataplatform/cli', 'run', 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) throw new Error('pnpm --filter @dataplatform/cli build failed');
-}
+if (!opts['skip-build']) buildPackages(root, ['@dataplatform/cli']);
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 if (!existsSync(bin)) throw new Error(`${relative(root, bin)} is missing: run without --skip-build`);
 
@@ -45,7 +38,4 @@ const { markdown, goals } = renderStartup(results, {
   date: new Date().toISOString().slice(0, 10),
 });
 console.log(`\n${goals}\n`);
-const page = resolve(opts.out);
-const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
-writeFileSync(page, replaceSection(current, 'CLI start-up', markdown));
-console.log(`Wrote ${relative(root, page)}`);
+writeSection(root, opts.out, 'CLI start-up', markdown);

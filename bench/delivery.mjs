@@ -3,14 +3,12 @@
  * docs/benchmarks.md and writes it into the page in place of the previous one.
  * Options: --rate 200 --seconds 10 --warmup 2 --rounds 3 --no-postgres --skip-build --out docs/benchmarks.md
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { replaceSection } from './lib/batch.mjs';
 import { renderDeliverySection, runDeliveryBenchmark } from './lib/delivery.mjs';
 import { postgresBinaries, startPostgres } from './lib/postgres.mjs';
+import { buildPackages, writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -26,12 +24,7 @@ const { values: opts } = parseArgs({
   },
 });
 
-if (!opts['skip-build']) {
-  for (const name of ['@dataplatform/contract', '@dataplatform/server']) {
-    const built = spawnSync('pnpm', ['--filter', name, 'run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`pnpm --filter ${name} build failed`);
-  }
-}
+if (!opts['skip-build']) buildPackages(root, ['@dataplatform/contract', '@dataplatform/server']);
 const bin = opts['no-postgres'] ? null : postgresBinaries();
 const postgres = bin ? await startPostgres(bin) : undefined;
 try {
@@ -50,10 +43,7 @@ try {
     date: new Date().toISOString().slice(0, 10),
   });
   console.log(`\n${section}`);
-  const page = resolve(opts.out);
-  const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
-  writeFileSync(page, replaceSection(current, 'Webhook delivery', section));
-  console.log(`Wrote ${page}`);
+  writeSection(root, opts.out, 'Webhook delivery', section);
 } finally {
   await postgres?.stop();
 }

@@ -4,23 +4,15 @@
  * resident memory (VmHWM) of each process, and writes the "Upload" section of docs/benchmarks.md.
  * Options: --documents 1000000 --rounds 1 --skip-build --out docs/benchmarks.md
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  createWriteStream,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startChild } from './lib/child.mjs';
-import { replaceSection } from './lib/page.mjs';
+import { buildPackages, writeSection } from './lib/script.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -39,17 +31,13 @@ if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a w
 
 const GOALS = { docsPerSecond: 50_000, cliPeakMb: 150, serverPeakMb: 300 };
 
-if (!opts['skip-build']) {
-  for (const name of [
+if (!opts['skip-build'])
+  buildPackages(root, [
     '@dataplatform/contract',
     '@dataplatform/server',
     '@dataplatform/sdk',
     '@dataplatform/cli',
-  ]) {
-    const built = spawnSync('pnpm', ['--filter', name, 'run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`pnpm --filter ${name} build failed`);
-  }
-}
+  ]);
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 if (!existsSync(bin)) throw new Error(`${relative(root, bin)} is missing: run without --skip-build`);
 
@@ -157,7 +145,4 @@ resident memory (VmHWM). ${rounds === 1 ? 'One round' : `Median of ${rounds} rou
 Produced by \`pnpm bench:upload${args ? ` ${args}` : ''}\` on ${new Date().toISOString().slice(0, 10)}.
 `;
 console.log(`\n${markdown}`);
-const page = resolve(opts.out);
-const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
-writeFileSync(page, replaceSection(current, 'Upload', markdown));
-console.log(`Wrote ${relative(root, page)}`);
+writeSection(root, opts.out, 'Upload', markdown);

@@ -3,12 +3,10 @@
  * docs/benchmarks.md and writes it into the page in place of the previous one. `pnpm bench` runs it last.
  * Options: --rounds 5 --warmup 1 --duration 2 (seconds per target and round) --skip-build --out docs/benchmarks.md
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { replaceSection } from './lib/page.mjs';
+import { buildPackages, writeSection } from './lib/script.mjs';
 import { renderWebhookSection, runWebhookBenchmark } from './lib/webhooks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,13 +25,7 @@ const settings = {
   duration: Number(opts.duration),
 };
 
-if (!opts['skip-build']) {
-  const built = spawnSync('pnpm', ['--filter', '@dataplatform/webhooks', 'run', 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) throw new Error('pnpm --filter @dataplatform/webhooks build failed');
-}
+if (!opts['skip-build']) buildPackages(root, ['@dataplatform/webhooks']);
 // Imported only now: it loads the package's build.
 const { bodyLength } = await import('./lib/webhook-targets.mjs');
 
@@ -53,7 +45,4 @@ const { markdown, goals } = renderWebhookSection(measured, {
   date: new Date().toISOString().slice(0, 10),
 });
 console.log(`\n${goals}\n`);
-const page = resolve(opts.out);
-const current = existsSync(page) ? readFileSync(page, 'utf8') : '# Benchmarks\n';
-writeFileSync(page, replaceSection(current, 'Webhook verification', markdown));
-console.log(`Wrote ${relative(root, page)}`);
+writeSection(root, opts.out, 'Webhook verification', markdown);

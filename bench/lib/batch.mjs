@@ -10,8 +10,6 @@ import { Pool } from 'undici';
 import { startChild } from './child.mjs';
 import { makeOrders } from './data.mjs';
 
-export { replaceSection } from './page.mjs';
-
 const BATCH_SIZE = 1000;
 
 /** Sends `jobs` (functions returning a promise) with `concurrency` in flight; resolves with the elapsed seconds. */
