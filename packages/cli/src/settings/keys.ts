@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/cli-error.js';
+import { parseHttpAddress } from '../input/http-address.js';
 import type { Profile } from './profile.js';
 
 /** A setting the user can read and write with `dp config`, and where else its value can come from. */
@@ -67,14 +68,8 @@ export function checkSettingValue(key: SettingKey, value: string): string {
 
 /** An http(s) address without a trailing slash, or a usage error naming where the bad value came from. */
 export function checkBaseUrl(value: string, origin: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  // `localhost:5000` parses with the scheme "localhost:", so the scheme is checked too.
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+  const url = parseHttpAddress(value);
+  if (!url) {
     throw new UsageError(
       `invalid base address ${JSON.stringify(value)} (from ${origin})`,
       'use an http(s) address such as http://localhost:5000',

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
+import { parseHttpAddress } from '../../input/http-address.js';
 import { type Run, withExamples } from '../command.js';
 import { collectEvents, type EventName } from './show.js';
 
@@ -13,13 +14,7 @@ export interface WebhooksListenOptions {
 }
 
 function httpAddress(value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+  if (!parseHttpAddress(value)) {
     throw new InvalidArgumentError(
       'expected an absolute http(s) address such as http://localhost:3000/webhooks.',
     );
