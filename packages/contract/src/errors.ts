@@ -77,6 +77,17 @@ export const errorCodes = {
     message: 'Not found',
     description: 'The document, webhook or route does not exist.',
   },
+  method_not_allowed: {
+    status: 405,
+    message: 'Method not allowed',
+    description: 'The path exists, but not with this method; the `Allow` header lists the methods it has.',
+  },
+  request_timeout: {
+    status: 408,
+    message: 'Request timeout',
+    description:
+      "The request did not arrive in full within the server's time limit; the connection is closed.",
+  },
   conflict: {
     status: 409,
     message: 'Conflict',
@@ -98,6 +109,18 @@ export const errorCodes = {
     status: 413,
     message: 'Payload too large',
     description: 'The request body exceeds the configured limit (1 MiB by default).',
+  },
+  uri_too_long: {
+    status: 414,
+    message: 'URI too long',
+    description:
+      'A path segment is longer than any identifier the API uses (2048 characters, percent-encoded).',
+  },
+  unsupported_media_type: {
+    status: 415,
+    message: 'Unsupported media type',
+    description:
+      'The body is not sent as JSON: send `Content-Type: application/json` (or leave the header out). Import routes name their own media types.',
   },
   authorization_pending: {
     status: 428,
@@ -132,6 +155,11 @@ export const errorCodes = {
     message: 'Rate limit exceeded',
     description:
       'The key or user used up its requests for this minute, or the client address its sign-ins, sign-ups or reset requests, or the sign-in of this e-mail from this address is locked after repeated failures; retry after the `Retry-After` seconds.',
+  },
+  headers_too_large: {
+    status: 431,
+    message: 'Request header fields too large',
+    description: 'The request line and headers together exceed 16 KiB.',
   },
   internal_error: {
     status: 500,

@@ -25,5 +25,7 @@ export * from './semantics/batch.js';
 export * from './semantics/documents.js';
 export * from './semantics/import.js';
 export * from './semantics/ip-allowlist.js';
+export * from './semantics/json-media-type.js';
+export * from './semantics/json-values.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';

@@ -31,11 +31,44 @@ function strip(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** Points the `#/$defs/…` references of an inline schema at the components of the same names, and drops its defs. */
+function toComponentRefs(schema: JsonSchema): JsonSchema {
+  const { $defs: _defs, ...rest } = schema;
+  return JSON.parse(JSON.stringify(rest), (key, value) =>
+    key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+      ? `${COMPONENT_PREFIX}${value.slice('#/$defs/'.length)}`
+      : value,
+  ) as JsonSchema;
+}
+
 /** A schema as used inside the document: a `$ref` when it is a named component, inline otherwise. */
 function schemaRef(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const id = z.globalRegistry.get(schema)?.id;
   if (id) return { $ref: `${COMPONENT_PREFIX}${id}` };
-  return strip(z.toJSONSchema(schema, { ...options, io }) as JsonSchema);
+  return toComponentRefs(strip(z.toJSONSchema(schema, { ...options, io }) as JsonSchema));
+}
+
+/**
+ * A request body's schema. Generators such as openapi-typescript type a component's field that has a `default` as
+ * always present, which is right for answers but makes a client send it; inside a requestBody they keep it
+ * optional. So a request schema whose fields have defaults must not be a named component: it is written inline.
+ */
+function requestSchema(route: RouteDefinition, schema: z.ZodType): JsonSchema {
+  const ref = schemaRef(schema, 'input');
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) {
+    const own = z.toJSONSchema(schema, { ...options, io: 'input' }) as JsonSchema;
+    const fields = ((own.$defs as Record<string, JsonSchema> | undefined)?.[id]?.properties ?? {}) as Record<
+      string,
+      JsonSchema
+    >;
+    const defaulted = Object.keys(fields).filter((name) => 'default' in fields[name]!);
+    if (defaulted.length > 0)
+      throw new Error(
+        `The body of ${route.id} is the component ${id}, whose fields have defaults (${defaulted.join(', ')}): drop its id so that it is written inline`,
+      );
+  }
+  return ref;
 }
 
 function parameters(route: RouteDefinition): JsonSchema[] {
@@ -96,6 +129,42 @@ function responseHeaders(route: RouteDefinition, extra: (keyof typeof HEADERS)[]
   return Object.fromEntries(entries);
 }
 
+/** The body of an error answer whose code is one of `codes`. */
+function errorContent(codes: readonly ErrorCode[]): JsonSchema {
+  return {
+    'application/json': {
+      schema: {
+        allOf: [
+          { $ref: `${COMPONENT_PREFIX}Error` },
+          { type: 'object', properties: { code: { type: 'string', enum: codes } } },
+        ],
+      },
+    },
+  };
+}
+
+/**
+ * Answers given before a request reaches its route (so without rate-limit headers), the same for every route:
+ * described once under `components.responses`.
+ */
+const SHARED_RESPONSES = {
+  414: { name: 'UriTooLong', code: 'uri_too_long' },
+  431: { name: 'HeadersTooLarge', code: 'headers_too_large' },
+} as const satisfies Record<number, { name: string; code: ErrorCode }>;
+
+function sharedResponses(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.values(SHARED_RESPONSES).map(({ name, code }) => [
+      name,
+      {
+        description: `\`${code}\`: ${errorCodes[code].description}`,
+        headers: Object.fromEntries([header('requestId')]),
+        content: errorContent([code]),
+      },
+    ]),
+  );
+}
+
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorsOf(route)) {
@@ -104,19 +173,15 @@ function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   }
   const out: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const shared = SHARED_RESPONSES[status as keyof typeof SHARED_RESPONSES];
+    if (shared && codes.length === 1 && codes[0] === shared.code) {
+      out[String(status)] = { $ref: `#/components/responses/${shared.name}` };
+      continue;
+    }
     out[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${errorCodes[code].description}`).join('\n\n'),
       headers: responseHeaders(route, status === 429 ? ['retryAfter'] : []),
-      content: {
-        'application/json': {
-          schema: {
-            allOf: [
-              { $ref: `${COMPONENT_PREFIX}Error` },
-              { type: 'object', properties: { code: { type: 'string', enum: codes } } },
-            ],
-          },
-        },
-      },
+      content: errorContent(codes),
     };
   }
   return out;
@@ -132,8 +197,8 @@ function operation(route: RouteDefinition): JsonSchema {
   };
   if (route.body) {
     op.requestBody = {
-      required: true,
-      content: { 'application/json': { schema: schemaRef(route.body, 'input') } },
+      required: route.bodyRequired ?? true,
+      content: { 'application/json': { schema: requestSchema(route, route.body) } },
       ...(route.bodyLimit ? { 'x-body-limit': route.bodyLimit } : {}),
     };
   }
@@ -188,6 +253,7 @@ function components(): JsonSchema {
   );
   return {
     schemas,
+    responses: sharedResponses(),
     securitySchemes: {
       ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `svc_…`.' },
       BearerAuth: {

@@ -6,6 +6,7 @@ import {
   DocumentList,
   DocumentParams,
   DocumentPatch,
+  DocumentReplace,
   ListDocumentsQuery,
 } from '../schemas/document.js';
 import type { RouteDefinition } from './types.js';
@@ -79,7 +80,7 @@ export const dataRoutes = [
     auth: 'data',
     scopes: ['data:write'],
     params: DocumentParams,
-    body: DocumentInput,
+    body: DocumentReplace,
     idempotent: true,
     success: {
       status: 200,

@@ -77,9 +77,24 @@ const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   public: [],
 };
 
-/** Every error code a route can answer with: its own, those of its credential kind, and `internal_error`. */
+/**
+ * Every error code a route can answer with: its own, those of its credential kind, those its shape implies (a JSON
+ * body can be malformed, too large or of another media type; a path segment too long), and those of any request
+ * (a malformed URL is a `validation_error`, oversized headers `headers_too_large`, and `internal_error`).
+ */
 export function errorsOf(route: RouteDefinition): ErrorCode[] {
-  return [...new Set<ErrorCode>([...route.errors, ...AUTH_ERRORS[route.auth], 'internal_error'])];
+  const implied: ErrorCode[] = ['validation_error'];
+  if (route.params) implied.push('uri_too_long');
+  if (route.body) implied.push('invalid_json', 'invalid_body', 'payload_too_large', 'unsupported_media_type');
+  return [
+    ...new Set<ErrorCode>([
+      ...route.errors,
+      ...implied,
+      ...AUTH_ERRORS[route.auth],
+      'headers_too_large',
+      'internal_error',
+    ]),
+  ];
 }
 
 /** The route with this operation id. */

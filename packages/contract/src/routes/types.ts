@@ -26,6 +26,8 @@ export interface RouteDefinition {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** False when the body may be left out (every field of `body` is then optional); true by default. */
+  bodyRequired?: boolean;
   /** A body read as a stream rather than parsed as JSON: its media types, each with a description. */
   streamBody?: Readonly<Record<string, string>>;
   /** Default body limit in bytes when it differs from the server-wide one (1 MiB); `x-body-limit`. */

@@ -43,7 +43,7 @@ export const webhookRoutes = [
     scopes,
     body: WebhookCreate,
     success: { status: 201, description: 'The subscription, with its secret', schema: WebhookSubscription },
-    errors: ['validation_error', 'invalid_json', 'invalid_body', 'payload_too_large'],
+    errors: ['validation_error', 'invalid_json', 'invalid_body', 'reserved_collection', 'payload_too_large'],
   },
   {
     id: 'webhooks.list',
@@ -82,6 +82,7 @@ export const webhookRoutes = [
     scopes,
     params: WebhookParams,
     body: WebhookSecretRotate,
+    bodyRequired: false,
     success: {
       status: 200,
       description: 'The subscription with its new secret',
@@ -146,6 +147,7 @@ export const webhookRoutes = [
     scopes,
     params: WebhookParams,
     body: WebhookTestEvent,
+    bodyRequired: false,
     success: {
       status: 202,
       description: 'The delivery of the test event, due now (`streamed` for a `stream` subscription)',

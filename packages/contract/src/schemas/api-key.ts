@@ -32,7 +32,11 @@ const KeyScopes = z
   .array(z.enum(SCOPES))
   .min(1)
   .refine((scopes) => new Set(scopes).size === scopes.length, 'Scopes must not repeat')
-  .meta({ description: 'Scopes the key holds; at most those of its owner', example: ['data:read'] });
+  .meta({
+    description: 'Scopes the key holds; at most those of its owner',
+    example: ['data:read'],
+    uniqueItems: true,
+  });
 
 /** An API key as the dashboard shows it; never carries the secret. */
 export const ApiKey = z
@@ -80,7 +84,11 @@ export const ApiKeyCreate = z
     message: 'Send expiresIn or expiresAt, not both',
     path: ['expiresAt'],
   })
-  .meta({ id: 'ApiKeyCreate', description: 'A new API key.' });
+  .meta({
+    id: 'ApiKeyCreate',
+    description: 'A new API key. `expiresIn` and `expiresAt` exclude each other.',
+    not: { required: ['expiresIn', 'expiresAt'] },
+  });
 
 /** A key together with its secret: the answer to creation and to rotation, the only times the secret is shown. */
 export const ApiKeyWithSecret = z

@@ -16,11 +16,11 @@ export const Password = z
   .meta({ description: '8 to 128 characters, and not one of the commonly used passwords' });
 
 /** An e-mail address as typed; the server compares addresses case-insensitively. */
-export const Email = z.email().max(254).meta({ example: 'ada@example.com' });
+export const Email = z.email({ pattern: z.regexes.html5Email }).max(254).meta({ example: 'ada@example.com' });
 
 /** Request to create an account. */
 export const SignUpRequest = z
-  .object({
+  .strictObject({
     email: Email,
     password: Password,
     name: z.string().trim().min(1).max(100).meta({ description: 'Full name', example: 'Ada Lovelace' }),
@@ -29,7 +29,7 @@ export const SignUpRequest = z
 
 /** Request to sign in with a password. */
 export const SignInRequest = z
-  .object({
+  .strictObject({
     email: Email,
     // Any length: a wrong password of any length must answer like any other wrong password.
     password: z.string().min(1).max(1024),
@@ -67,7 +67,7 @@ export const LoggedOut = z
 
 /** Request to send a password-reset link. */
 export const ForgotPasswordRequest = z
-  .object({ email: Email })
+  .strictObject({ email: Email })
   .meta({ id: 'ForgotPasswordRequest', description: 'The e-mail address of the account.' });
 
 /** Answer of forgot-password, the same whether or not the address belongs to an account. */
@@ -78,7 +78,7 @@ export const ResetRequested = z.object({ accepted: z.literal(true) }).meta({
 
 /** Request to set a new password with the token from a reset e-mail. */
 export const ResetPasswordRequest = z
-  .object({
+  .strictObject({
     token: z.string().min(1).max(256).meta({ description: 'The token from the reset e-mail' }),
     password: Password,
   })
@@ -94,7 +94,7 @@ export const PasswordReset = z
 
 /** Request to choose a plan; `enterprise` is set by an operator only. */
 export const PlanChoiceRequest = z
-  .object({ plan: z.enum(PLANS) })
+  .strictObject({ plan: z.enum(PLANS) })
   .meta({ id: 'PlanChoiceRequest', description: 'The plan to switch the billing account to.' });
 
 /** Body of sign-up. */

@@ -12,42 +12,83 @@ export const BATCH_OPERATION_KINDS = ['insert', 'get', 'update', 'patch', 'delet
 /** An operation kind of a batch. */
 export type BatchOperationKind = (typeof BATCH_OPERATION_KINDS)[number];
 
-const NEEDS_ID: readonly BatchOperationKind[] = ['get', 'update', 'patch', 'delete'];
-const TAKES_DATA: readonly BatchOperationKind[] = ['insert', 'update', 'patch'];
+const COLLECTION_DESCRIPTION =
+  'Collection name. A malformed or reserved name fails this operation with 400 `validation_error` or `reserved_collection`';
 
-/** One operation of a batch. Its kind decides which of `id` and `data` it needs. */
+/**
+ * One kind of operation: `op`, `collection`, and `id` and `data` as the kind needs them. A strict object, so a
+ * field the kind does not take (such as `data` on a get) is refused with a message naming it.
+ */
+function operationOf<K extends BatchOperationKind, S extends z.ZodRawShape>(
+  op: K,
+  description: string,
+  shape: S,
+) {
+  return z
+    .strictObject(
+      {
+        op: z.literal(op).meta({ description }),
+        collection: z.string().meta({ description: COLLECTION_DESCRIPTION, example: 'orders' }),
+        ...shape,
+      },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys' ? `"${op}" takes no ${issue.keys.join(', ')}` : undefined,
+      },
+    )
+    .meta({ id: `Batch${op[0]!.toUpperCase()}${op.slice(1)}Operation` });
+}
+
+function documentId(op: BatchOperationKind, description: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `"${op}" needs an id` : undefined) })
+    .meta({ description });
+}
+
+function documentData(op: BatchOperationKind, description: string) {
+  return z
+    .record(z.string(), z.unknown(), {
+      error: (issue) => (issue.input === undefined ? `"${op}" needs data, a JSON object` : undefined),
+    })
+    .meta({ description });
+}
+
+const DATA_RULES =
+  'The rules of the single-document route apply to it and fail this operation alone (400, or 413 past the body limit)';
+
+/**
+ * One operation of a batch, one schema per kind (`oneOf` in the OpenAPI document): get, update, patch and
+ * delete need `id`; insert, update and patch need `data`; get and delete take no `data`.
+ */
 export const BatchOperation = z
-  .strictObject({
-    op: z.enum(BATCH_OPERATION_KINDS).meta({
-      description:
-        '`insert` (as POST), `get`, `update` (replace, as PUT), `patch` (JSON Merge Patch, as PATCH) or `delete`',
-    }),
-    collection: z.string().meta({
-      description:
-        'Collection name. A malformed or reserved name fails this operation with 400 `validation_error` or `reserved_collection`',
-      example: 'orders',
-    }),
-    id: z.string().optional().meta({
-      description:
-        'Document id; needed by get, update, patch and delete. On insert it is the `_id` to use (same as `data._id`)',
-    }),
-    data: z.record(z.string(), z.unknown()).optional().meta({
-      description:
-        'The document (insert, update) or the merge patch (patch); a JSON object. Not allowed on get and delete',
-    }),
-  })
-  .superRefine((operation, ctx) => {
-    if (NEEDS_ID.includes(operation.op) && operation.id === undefined)
-      ctx.addIssue({ code: 'custom', path: ['id'], message: `"${operation.op}" needs an id` });
-    if (TAKES_DATA.includes(operation.op) && operation.data === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['data'],
-        message: `"${operation.op}" needs data, a JSON object`,
-      });
-    if (!TAKES_DATA.includes(operation.op) && operation.data !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['data'], message: `"${operation.op}" takes no data` });
-  })
+  .discriminatedUnion(
+    'op',
+    [
+      operationOf('insert', 'Insert a document, as POST', {
+        id: z
+          .string()
+          .optional()
+          .meta({ description: 'The `_id` to use (same as `data._id`); generated when neither is given' }),
+        data: documentData('insert', `The document. ${DATA_RULES}`),
+      }),
+      operationOf('get', 'Read a document, as GET', { id: documentId('get', 'Document id') }),
+      operationOf('update', 'Replace a document, as PUT', {
+        id: documentId('update', 'Document id'),
+        data: documentData('update', `The new fields. ${DATA_RULES}`),
+      }),
+      operationOf('patch', 'Merge a JSON Merge Patch into a document, as PATCH', {
+        id: documentId('patch', 'Document id'),
+        data: documentData('patch', `The merge patch. ${DATA_RULES}`),
+      }),
+      operationOf('delete', 'Delete a document, as DELETE', { id: documentId('delete', 'Document id') }),
+    ],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `"op" must be one of ${BATCH_OPERATION_KINDS.map((kind) => `"${kind}"`).join(', ')}`
+          : undefined,
+    },
+  )
   .meta({
     id: 'BatchOperation',
     description:
@@ -71,7 +112,8 @@ export const BatchRequest = z
         'true: all or nothing; the first failure rolls every operation back (409 `transaction_aborted`). false: each operation on its own',
     }),
   })
-  .meta({ id: 'BatchRequest', description: 'Up to 1000 document operations in one request.' });
+  // No component id: a request schema with a default is written inline in its requestBody (see openapi/build.ts).
+  .meta({ description: 'Up to 1000 document operations in one request.' });
 
 /** The error of one failed operation: what the single-document route would have answered, without `requestId`. */
 export const BatchError = z
@@ -108,8 +150,15 @@ export const BatchResult = z
 export type BatchOperationInput = z.input<typeof BatchOperation>;
 /** A batch request as sent. */
 export type BatchRequestInput = z.input<typeof BatchRequest>;
+/** One operation of a validated batch, its fields read alike whatever its kind. */
+export interface BatchOperationFields {
+  op: BatchOperationKind;
+  collection: string;
+  id?: string;
+  data?: Record<string, unknown>;
+}
 /** A batch request after validation, `transaction` defaulted to false. */
-export type BatchRequestBody = { operations: BatchOperationInput[]; transaction: boolean };
+export type BatchRequestBody = { operations: BatchOperationFields[]; transaction: boolean };
 /** The error of one failed batch operation. */
 export type BatchErrorBody = z.infer<typeof BatchError>;
 /** The result of one batch operation. */

@@ -25,11 +25,13 @@ export const DeviceAuthorization = z
 
 /** Body of `POST /api/auth/device/token`. */
 export const DeviceTokenRequest = z
-  .object({ deviceCode: z.string().min(1).max(256) })
+  .strictObject({ deviceCode: z.string().min(1).max(256) })
   .meta({ id: 'DeviceTokenRequest' });
 
 /** Body of the approve and deny routes. */
-export const DeviceDecisionRequest = z.object({ userCode: UserCode }).meta({ id: 'DeviceDecisionRequest' });
+export const DeviceDecisionRequest = z
+  .strictObject({ userCode: UserCode })
+  .meta({ id: 'DeviceDecisionRequest' });
 
 /** Answer of the approve and deny routes. */
 export const DeviceDecision = z

@@ -9,11 +9,13 @@ export const IpAllowlistEntry = z
   .meta({ description: 'An IPv4 or IPv6 address, or a CIDR range', example: '203.0.113.0/24' });
 
 /** Request to replace the IP allowlist. */
-export const IpAllowlistUpdate = z.object({ entries: z.array(IpAllowlistEntry).max(IP_ALLOWLIST_MAX) }).meta({
-  id: 'IpAllowlistUpdate',
-  description:
-    'The new allowlist; an empty list lifts the restriction. A non-empty list must include the address the request comes from.',
-});
+export const IpAllowlistUpdate = z
+  .strictObject({ entries: z.array(IpAllowlistEntry).max(IP_ALLOWLIST_MAX) })
+  .meta({
+    id: 'IpAllowlistUpdate',
+    description:
+      'The new allowlist; an empty list lifts the restriction. A non-empty list must include the address the request comes from.',
+  });
 
 /** The IP allowlist of an account, and the address the request came from. */
 export const IpAllowlist = z

@@ -60,7 +60,7 @@ export const PasskeyCredentialJson = z
 
 /** Request to register a passkey for the signed-in user. */
 export const PasskeyRegisterRequest = z
-  .object({
+  .strictObject({
     flowId: z.string().min(1).max(128),
     response: PasskeyCredentialJson,
     name: z.string().trim().min(1).max(100).optional().meta({ description: 'A label; default "Passkey"' }),
@@ -69,7 +69,7 @@ export const PasskeyRegisterRequest = z
 
 /** Request to sign in with a passkey. */
 export const PasskeyAuthenticateRequest = z
-  .object({ flowId: z.string().min(1).max(128), response: PasskeyCredentialJson })
+  .strictObject({ flowId: z.string().min(1).max(128), response: PasskeyCredentialJson })
   .meta({ id: 'PasskeyAuthenticateRequest' });
 
 /** A passkey of the user. Never carries the public key. */

@@ -100,9 +100,9 @@ export type CollectionQuery = z.infer<typeof CollectionQuery>;
 
 /** The body of the SQL helper. */
 export const SqlRequest = z
-  .object({
-    sql: z.string().min(1).max(SQL_MAX_LENGTH).meta({
-      description: 'One SELECT statement over one collection',
+  .strictObject({
+    sql: z.string().max(SQL_MAX_LENGTH).meta({
+      description: 'One SELECT statement over one collection; an empty or malformed one is 400 `invalid_sql`',
       example: 'SELECT _id, total FROM orders WHERE status = ? AND total > 100 ORDER BY total DESC LIMIT 10',
     }),
     params: z

@@ -28,7 +28,7 @@ const SigningSecret = z.string().min(16).max(128);
 
 /** Request to create a webhook subscription. */
 export const WebhookCreate = z
-  .object({
+  .strictObject({
     url: z
       .url({ protocol: /^https?$/ })
       .max(2048)
@@ -157,7 +157,7 @@ export const WebhookAttemptList = z
 
 /** Request to rotate a subscription's secret. */
 export const WebhookSecretRotate = z
-  .object({
+  .strictObject({
     secret: SigningSecret.optional().meta({
       description: 'The new secret; generated (`whsec_` + base64 of 32 bytes) when left out',
     }),
@@ -174,7 +174,7 @@ export const WebhookSecretRotation = WebhookSubscription.extend({
 
 /** Request to send a test event to one subscription; every field is optional. */
 export const WebhookTestEvent = z
-  .object({
+  .strictObject({
     type: z.enum(WEBHOOK_EVENT_TYPES).optional().meta({
       description:
         'The kind of event; defaults to the first kind the subscription names (`document.created` for `*`). One it does not want is refused.',

@@ -1,14 +1,20 @@
 import { dataRoutes } from '../routes/data.js';
 import {
   BATCH_MAX_OPERATIONS,
-  type BatchOperationInput,
+  type BatchOperationFields,
   type BatchOperationKind,
   BatchRequest,
   type BatchRequestBody,
 } from '../schemas/batch.js';
-import { DOCUMENT_ID_PATTERN } from '../schemas/document.js';
+import { isDocumentId } from '../schemas/document.js';
 import { satisfiesScope } from '../scopes.js';
-import { checkCollectionName, checkDocumentBody, isJsonObject, type Violation } from './documents.js';
+import {
+  checkCollectionName,
+  checkDocumentBody,
+  invalidDocumentId,
+  isJsonObject,
+  type Violation,
+} from './documents.js';
 
 /** The single-document route each batch operation stands for: its scopes and success status come from there. */
 export const BATCH_OPERATION_ROUTES = {
@@ -51,12 +57,15 @@ export function parseBatchRequest(body: unknown): BatchRequestBody | Violation {
     });
   }
   if (isWellFormedBatch(body)) {
-    return { operations: operations as BatchOperationInput[], transaction: body.transaction === true };
+    return { operations: operations as BatchOperationFields[], transaction: body.transaction === true };
   }
   const parsed = BatchRequest.safeParse(body);
   if (parsed.success) {
     // The caller's objects rather than zod's copies: a copy would re-assign keys such as "__proto__".
-    return { operations: operations as BatchOperationInput[], transaction: parsed.data.transaction ?? false };
+    return {
+      operations: operations as BatchOperationFields[],
+      transaction: parsed.data.transaction ?? false,
+    };
   }
   const issues = parsed.error.issues.map((issue) => ({ issue, index: issue.path[1] }));
   const inOperation = issues
@@ -117,17 +126,10 @@ function isWellFormedOperation(operation: unknown): boolean {
  * The rules the single-document route would apply to one operation: collection name, document id and body.
  * A violation fails that operation only (its result carries the 400), not the whole batch.
  */
-export function checkBatchOperation(operation: BatchOperationInput): Violation | null {
+export function checkBatchOperation(operation: BatchOperationFields): Violation | null {
   const name = checkCollectionName(operation.collection);
   if (name) return name;
-  if (operation.id !== undefined && !DOCUMENT_ID_PATTERN.test(operation.id)) {
-    return {
-      code: 'validation_error',
-      message:
-        'Invalid document id: 1 to 128 characters without "/" or control characters, and not "." or ".."',
-      details: { field: 'id' },
-    };
-  }
+  if (operation.id !== undefined && !isDocumentId(operation.id)) return invalidDocumentId('id');
   if (operation.op === 'insert') {
     const bodyViolation = checkDocumentBody(operation.data, { allowId: true });
     if (bodyViolation) return bodyViolation;
@@ -151,7 +153,7 @@ export function checkBatchOperation(operation: BatchOperationInput): Violation |
  * caller may run every operation. `granted` is the caller's effective scopes (see `effectiveScopes`).
  */
 export function missingBatchScope(
-  operations: readonly Pick<BatchOperationInput, 'op'>[],
+  operations: readonly Pick<BatchOperationFields, 'op'>[],
   granted: ReadonlySet<string>,
 ): { index: number; required: readonly string[] } | null {
   for (const [index, operation] of operations.entries()) {

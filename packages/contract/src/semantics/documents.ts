@@ -1,13 +1,32 @@
 import type { ErrorCode } from '../errors.js';
+import { dataRoutes } from '../routes/data.js';
 import {
   COLLECTION_NAME_PATTERN,
-  DOCUMENT_ID_PATTERN,
+  DOCUMENT_ID_RULE,
+  isDocumentId,
   RESERVED_COLLECTIONS,
   SORT_PATTERN,
 } from '../schemas/document.js';
+import { satisfiesScope } from '../scopes.js';
+import { checkJsonValue } from './json-values.js';
 
 /** Field names the server sets on every document. */
 export const SYSTEM_FIELDS = ['_id', '_createdAt', '_updatedAt'] as const;
+
+const READ_SCOPES = dataRoutes.find((route) => route.id === 'data.get')!.scopes;
+
+/**
+ * Whether a caller holding `granted` (effective scopes) may read documents. Writes answer a caller that may not
+ * with `writeReceipt` only, so that `data:write` alone never reads a document, not even through `PATCH {}`.
+ */
+export function mayReadDocuments(granted: ReadonlySet<string>): boolean {
+  return satisfiesScope(granted, READ_SCOPES);
+}
+
+/** What a write answers a caller that may not read: the document's `_id`, `_createdAt` and `_updatedAt`. */
+export function writeReceipt(doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return { _id: doc._id, _createdAt: doc._createdAt, _updatedAt: doc._updatedAt };
+}
 
 /** A rule broken by a request: the code to answer with and a message a user can act on. */
 export interface Violation {
@@ -43,24 +62,26 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The violation of an invalid document id, in a path, a batch operation or a body's `_id`. */
+export function invalidDocumentId(field: string): Violation {
+  return {
+    code: 'validation_error',
+    message: `Invalid document id: ${DOCUMENT_ID_RULE}`,
+    details: { field },
+  };
+}
+
 /**
  * Checks a document body for create (`allowId`) or replace/patch: it must be an object, `_id` (when allowed) a
- * valid id string, and no other top-level field may start with `_`.
+ * valid id string, no other top-level field may start with `_`, and its values must be storable as they are
+ * (`checkJsonValue`: nesting depth, Unicode, finite numbers). Every write path calls this.
  */
 export function checkDocumentBody(body: unknown, { allowId }: { allowId: boolean }): Violation | null {
   if (!isJsonObject(body)) return { code: 'invalid_body', message: 'Body must be a JSON object' };
   for (const key of Object.keys(body)) {
     if (key.charCodeAt(0) !== 95 /* _ */) continue;
     if (key === '_id' && allowId) {
-      const id = body._id;
-      if (typeof id !== 'string' || !DOCUMENT_ID_PATTERN.test(id)) {
-        return {
-          code: 'validation_error',
-          message:
-            '_id must be a string of 1 to 128 characters without "/" or control characters, and not "." or ".."',
-          details: { field: '_id' },
-        };
-      }
+      if (!isDocumentId(body._id)) return invalidDocumentId('_id');
       continue;
     }
     return {
@@ -69,7 +90,7 @@ export function checkDocumentBody(body: unknown, { allowId }: { allowId: boolean
       details: { field: key },
     };
   }
-  return null;
+  return checkJsonValue(body);
 }
 
 /** Applies a JSON Merge Patch (RFC 7396) to `target` and returns the result; neither input is changed. */
