@@ -9,7 +9,9 @@ import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
 import type { ServerConfig } from './config.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { ApiError } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
+import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/protocol-errors.js';
 import { requestIdOf } from './http/request-id.js';
 import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
@@ -82,6 +84,10 @@ export async function buildApp(
     // One logger for every request instead of a child per request; failures log their request id themselves.
     childLoggerFactory: (logger) => logger,
     bodyLimit: config.bodyLimit,
+    maxParamLength: MAX_PATH_SEGMENT,
+    // Refusals that come before a route or hook runs still answer in the API's error shape, with a request id.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     genReqId: requestIdOf,
     requestIdHeader: false,
     return503OnClosing: true,
@@ -90,6 +96,11 @@ export async function buildApp(
   });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // U+0000 cannot be stored by every engine, so no path segment or query value may carry it.
+    if (request.url.includes('%00')) {
+      done(new ApiError('validation_error', 'The URL carries U+0000 (%00), which no value may contain'));
+      return;
+    }
     done();
   });
   app.decorateRequest('principal', undefined);
@@ -111,7 +122,7 @@ export async function buildApp(
   registerUsageRecording(app, usage);
   registerData(app, auth, new DocumentService(storage));
   registerSql(app, auth, storage);
-  const planner = new BatchPlanner();
+  const planner = new BatchPlanner(config.bodyLimit);
   app.addHook('onClose', () => planner.close());
   registerBatch(app, auth, new BatchService(storage, planner), config.batchBodyLimit);
 

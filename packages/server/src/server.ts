@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
+import { prepareDataDir } from './data-dir.js';
 import { Maintenance } from './maintenance.js';
 import type { ServerOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
@@ -31,6 +32,7 @@ export async function startServer(
   options: ServerOptions = {},
 ): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
+  prepareDataDir(config.dataDir);
   const storage = await openStorage(config);
   const shared = await openSharedState(config).catch(async (error) => {
     await storage.close();

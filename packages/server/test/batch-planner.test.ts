@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planBatch } from '../src/services/batch-plan.js';
 import { BatchPlanner } from '../src/services/batch-planner.js';
 
+/** The most bytes one document may take in these tests. */
+const LIMIT = 1_000;
+
 const insert = (i: number) => ({ op: 'insert', collection: 'orders', data: { i, name: `order ${i}` } });
 
 /** Bodies of every kind the route can receive: good, malformed, refused whole, refused per operation. */
@@ -23,8 +26,18 @@ const bodies: Record<string, string> = {
       { op: 'insert', collection: 'bad name!', data: {} },
       { op: 'insert', collection: 'orders', data: { _secret: 1 } },
       { op: 'get', collection: 'orders', id: '..' },
+      { op: 'insert', collection: 'orders', data: { big: 'x'.repeat(LIMIT) } },
+      {
+        op: 'patch',
+        collection: 'orders',
+        id: 'a',
+        data: { deep: JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) },
+      },
+      { op: 'update', collection: 'orders', id: 'a', data: { text: 'nul \u0000' } },
     ],
   }),
+  'an integer past 2^53':
+    '{"operations":[{"op":"insert","collection":"c","data":{"n":12345678901234567890}}]}',
   'no body': '',
   'malformed JSON': '{"operations": [',
   'a prototype key': '{"operations":[{"op":"insert","collection":"c","data":{"__proto__":{"x":1}}}]}',
@@ -40,12 +53,12 @@ describe('the batch planner', () => {
   });
 
   it.each(Object.entries(bodies))('plans %s on its thread exactly as on the event loop', async (_, raw) => {
-    planner = new BatchPlanner(0);
-    expect(await planner.plan(raw)).toEqual(planBatch(raw));
+    planner = new BatchPlanner(LIMIT, 0);
+    expect(await planner.plan(raw)).toEqual(planBatch(raw, LIMIT));
   });
 
   it('plans large bodies on its thread and small ones inline, each answer going to its own request', async () => {
-    planner = new BatchPlanner(2_000);
+    planner = new BatchPlanner(LIMIT, 2_000);
     const raws = Array.from({ length: 24 }, (_, n) =>
       JSON.stringify({ operations: Array.from({ length: 1 + n * 3 }, (_, i) => insert(n * 1000 + i)) }),
     );
@@ -58,10 +71,26 @@ describe('the batch planner', () => {
     }
   });
 
+  it('fails only the operations whose documents break a rule, and refuses an inexact integer whole', () => {
+    const plan = planBatch(bodies['operations that fail on their own']!, LIMIT);
+    expect(plan.ok && plan.operations.map((o) => o.violation?.code ?? 'ok')).toEqual([
+      'validation_error',
+      'invalid_body',
+      'validation_error',
+      'payload_too_large',
+      'validation_error',
+      'validation_error',
+    ]);
+    expect(planBatch(bodies['an integer past 2^53']!, LIMIT)).toMatchObject({
+      ok: false,
+      error: { code: 'validation_error', details: { reason: 'unsafe_integer' } },
+    });
+  });
+
   it('starts a new thread after closing', async () => {
-    planner = new BatchPlanner(0);
+    planner = new BatchPlanner(LIMIT, 0);
     await planner.plan(bodies['a good batch']!);
     await planner.close();
-    expect(await planner.plan(bodies['no body']!)).toEqual(planBatch(''));
+    expect(await planner.plan(bodies['no body']!)).toEqual(planBatch('', LIMIT));
   });
 });

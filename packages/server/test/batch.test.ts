@@ -111,6 +111,29 @@ forEachEngine((server) => {
       expect(await (await read('mixed', 'one')).json()).not.toHaveProperty('_secret');
     });
 
+    it("fails a document over the single routes' 1 MiB limit with 413 on its own, as POST would", async () => {
+      const big = { blob: 'x'.repeat(1024 * 1024) };
+      expect((await t.call('POST', '/api/v1/data/sizes', { body: big })).status).toBe(413);
+      const list = await results(
+        await batch({
+          operations: [
+            { op: 'insert', collection: 'sizes', data: { _id: 'small' } },
+            { op: 'insert', collection: 'sizes', data: big },
+            { op: 'update', collection: 'sizes', id: 'small', data: big },
+            { op: 'patch', collection: 'sizes', id: 'small', data: big },
+          ],
+        }),
+      );
+      expect(list.map((r) => [r.status, r.error?.code ?? null])).toEqual([
+        [201, null],
+        [413, 'payload_too_large'],
+        [413, 'payload_too_large'],
+        [413, 'payload_too_large'],
+      ]);
+      expect(await total('sizes')).toBe(1);
+      expect(await (await read('sizes', 'small')).json()).not.toHaveProperty('blob');
+    });
+
     it('applies repeated ids in order: a second insert conflicts, an insert after a delete succeeds', async () => {
       const list = await results(
         await batch({

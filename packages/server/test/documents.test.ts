@@ -78,12 +78,44 @@ forEachEngine((server, engine) => {
     });
 
     it('accepts a body without a Content-Type as JSON', async () => {
+      // Bytes, not a string: fetch would label a string text/plain.
       const res = await fetch(`${t.url}/api/v1/data/plain`, {
         method: 'POST',
         headers: { 'x-api-key': t.devKey },
-        body: '{"a":1}',
+        body: new TextEncoder().encode('{"a":1}'),
       });
+      expect(res.headers.get('content-type')).toContain('application/json');
       expect(res.status).toBe(201);
+    });
+
+    it.each(['application/merge-patch+json', 'application/json; charset=UTF-8', 'Application/JSON'])(
+      'accepts a body sent as %s',
+      async (type) => {
+        const res = await t.call('POST', '/api/v1/data/typed', {
+          body: '{"a":1}',
+          headers: { 'content-type': type },
+        });
+        expect(res.status).toBe(201);
+      },
+    );
+
+    it.each([
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+      'multipart/form-data; boundary=x',
+    ])('refuses a body sent as %s with 415 unsupported_media_type, storing nothing', async (type) => {
+      const res = await t.call('POST', '/api/v1/data/untyped', {
+        body: '{"a":1}',
+        headers: { 'content-type': type },
+      });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({
+        code: 'unsupported_media_type',
+        requestId: expect.any(String),
+      });
+      const list = await (await t.call('GET', '/api/v1/data/untyped')).json();
+      expect(list.total).toBe(0);
     });
 
     it('refuses a body over 1 MiB with 413 payload_too_large', async () => {

@@ -62,6 +62,23 @@ forEachEngine((t) => {
       expect((await res.json()).code).toBe('validation_error');
     });
 
+    it.each(['sql', 'batch', 'webhooks'])(
+      'refuses the reserved collection name %s with 400 reserved_collection, creating nothing',
+      async (collection) => {
+        const before = (await (await t().call('GET', '/api/v1/data/webhooks')).json()).data.length;
+        const res = await create({ url: RECEIVER, events: ['*'], collection });
+        expect(res.status).toBe(400);
+        expect((await res.json()).code).toBe('reserved_collection');
+        expect((await (await t().call('GET', '/api/v1/data/webhooks')).json()).data).toHaveLength(before);
+      },
+    );
+
+    it('refuses a field the body does not have with 400 validation_error', async () => {
+      const res = await create({ url: RECEIVER, events: ['*'], retries: 3 });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'validation_error', details: { field: 'retries' } });
+    });
+
     it('refuses a body that is not an object and malformed JSON', async () => {
       expect((await (await create([1, 2])).json()).code).toBe('invalid_body');
       const res = await t().call('POST', '/api/v1/data/webhooks', { body: '{"url":' });

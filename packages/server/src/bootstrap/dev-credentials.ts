@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareDataDir } from '../data-dir.js';
 import type { Storage } from '../storage/types.js';
 import { createAccountWithKey, EmailTakenError, randomPassword } from './accounts.js';
 
@@ -47,7 +48,7 @@ export async function ensureDevAccount(
   }
   const credentials = { email, password, apiKey: created.apiKey, baseUrl };
   if (dataDir !== ':memory:') {
-    mkdirSync(dataDir, { recursive: true });
+    prepareDataDir(dataDir);
     writeFileSync(join(dataDir, 'dev-credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, {
       mode: 0o600,
     });

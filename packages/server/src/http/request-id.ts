@@ -7,10 +7,15 @@ const ACCEPTABLE = /^[\w.:-]{1,128}$/;
 const PREFIX = `req_${randomBytes(6).toString('hex')}`;
 let counter = 0;
 
+/** A new request id, for requests that bring none (or none that is sane), and for answers given without one. */
+export function newRequestId(): string {
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${PREFIX}${counter.toString(36).padStart(8, '0')}`;
+}
+
 /** The request's own X-Request-Id when it is a sane token, otherwise a new one. */
 export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
   if (typeof given === 'string' && ACCEPTABLE.test(given)) return given;
-  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${PREFIX}${counter.toString(36).padStart(8, '0')}`;
+  return newRequestId();
 }

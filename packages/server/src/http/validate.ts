@@ -11,7 +11,9 @@ export function validate<T extends z.ZodType>(
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.join('.');
+  // An unknown key is reported on its object: name the key itself.
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  const field = path.join('.');
   throw new ApiError(
     'validation_error',
     `Invalid ${where} ${field ? `field "${field}"` : 'value'}: ${issue.message}`,

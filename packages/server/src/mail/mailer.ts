@@ -1,7 +1,8 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ServerConfig } from '../config.js';
+import { prepareDataDir } from '../data-dir.js';
 
 /** A plain-text e-mail from the server to one person. */
 export interface MailMessage {
@@ -50,7 +51,7 @@ function outboxMailer(dataDir: string, from: string): Mailer {
       const info = await transport.sendMail({ from, ...message });
       const { messageId, date } = JSON.parse(info.message as unknown as string) as Record<string, unknown>;
       const line = { messageId, date, from, ...message };
-      await mkdir(dataDir, { recursive: true });
+      prepareDataDir(dataDir);
       await appendFile(file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
     },
     close: () => transport.close(),

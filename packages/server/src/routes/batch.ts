@@ -1,9 +1,10 @@
-import { batchRoutes } from '@dataplatform/contract';
+import { batchRoutes, mayReadDocuments } from '@dataplatform/contract';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticator, grantedScopes } from '../auth/authenticate.js';
 import { keepBodyAsText } from '../http/json-body.js';
 import type { BatchService } from '../services/batch.js';
 import { idempotencyContext } from '../services/idempotency.js';
+import { batchReceiptText } from '../services/write-receipts.js';
 
 /**
  * Registers `POST /api/v1/data/batch`, with its own body limit (room for 1000 ordinary documents). The body
@@ -39,7 +40,9 @@ export function registerBatch(
         const answer = await batches.run(principal.clusterId, request.rawBody ?? '', granted, idem);
         reply.type('application/json; charset=utf-8');
         if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.code(answer.status).send(answer.body);
+        // A caller that may write but not read gets its documents' system fields only.
+        const body = mayReadDocuments(granted) ? answer.body : batchReceiptText(answer.body);
+        return reply.code(answer.status).send(body);
       },
     });
   });

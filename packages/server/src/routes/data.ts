@@ -1,17 +1,20 @@
 import {
   checkCollectionName,
-  DOCUMENT_ID_PATTERN,
   dataRoutes,
+  invalidDocumentId,
+  isDocumentId,
   ListDocumentsQuery,
+  mayReadDocuments,
   parseSort,
   type RouteDefinition,
 } from '@dataplatform/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator, Principal } from '../auth/authenticate.js';
+import { type Authenticator, grantedScopes, type Principal } from '../auth/authenticate.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation, validate } from '../http/validate.js';
 import type { Answer, DocumentService } from '../services/documents.js';
 import { idempotencyContext } from '../services/idempotency.js';
+import { receiptText } from '../services/write-receipts.js';
 import type { CollectionRef } from '../storage/types.js';
 
 type RouteId = (typeof dataRoutes)[number]['id'];
@@ -26,6 +29,9 @@ interface Call {
 
 type Handler = (call: Call) => Promise<string | Answer>;
 
+/** Writes that answer with the stored document: a caller that may not read gets its receipt instead. */
+const ANSWERS_A_DOCUMENT = new Set<string>(['data.create', 'data.replace', 'data.update']);
+
 function collectionRef(request: FastifyRequest, principal: Principal): CollectionRef {
   const collection = (request.params as { collection: string }).collection;
   rejectViolation(checkCollectionName(collection));
@@ -34,16 +40,7 @@ function collectionRef(request: FastifyRequest, principal: Principal): Collectio
 
 function documentId(request: FastifyRequest): string {
   const id = (request.params as { id?: string }).id ?? '';
-  if (!DOCUMENT_ID_PATTERN.test(id)) {
-    throw new ApiError(
-      'validation_error',
-      'Invalid document id: 1 to 128 characters without "/" or control characters, and not "." or ".."',
-      {
-        in: 'path',
-        field: 'id',
-      },
-    );
-  }
+  if (!isDocumentId(id)) rejectViolation(invalidDocumentId('id'));
   return id;
 }
 
@@ -100,7 +97,8 @@ export function registerData(app: FastifyInstance, auth: Authenticator, document
         reply.type('application/json; charset=utf-8');
         if (typeof result === 'string') return reply.code(route.success.status).send(result);
         if (result.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.code(result.status).send(result.body);
+        const mayRead = !ANSWERS_A_DOCUMENT.has(route.id) || mayReadDocuments(grantedScopes(principal));
+        return reply.code(result.status).send(mayRead ? result.body : receiptText(result.body));
       },
     });
   }

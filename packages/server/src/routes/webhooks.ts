@@ -1,4 +1,5 @@
 import {
+  checkCollectionName,
   DeliveryParams,
   ListDeliveriesQuery,
   type RouteDefinition,
@@ -11,7 +12,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.js';
 import { ApiError } from '../http/errors.js';
-import { validate } from '../http/validate.js';
+import { rejectViolation, validate } from '../http/validate.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { EventStreams } from '../webhooks/stream.js';
 
@@ -37,8 +38,12 @@ function handlers(webhooks: WebhookService, streams: EventStreams): Record<Route
   const params = (request: FastifyRequest) => validate(WebhookParams, request.params, 'path');
   const deliveryParams = (request: FastifyRequest) => validate(DeliveryParams, request.params, 'path');
   return {
-    'webhooks.create': ({ request, clusterId }) =>
-      webhooks.create(clusterId, validate(WebhookCreate, objectBody(request.body, false), 'body')),
+    'webhooks.create': ({ request, clusterId }) => {
+      const input = validate(WebhookCreate, objectBody(request.body, false), 'body');
+      // A reserved name is no collection: a subscription to it could never receive an event.
+      if (input.collection !== undefined) rejectViolation(checkCollectionName(input.collection));
+      return webhooks.create(clusterId, input);
+    },
     'webhooks.list': ({ clusterId }) => webhooks.list(clusterId),
     'webhooks.delete': ({ request, clusterId }) => webhooks.delete(clusterId, params(request).webhookId),
     'webhooks.rotateSecret': ({ request, clusterId }) => {

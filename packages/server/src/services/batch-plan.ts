@@ -1,7 +1,9 @@
 import {
+  type BatchOperationFields,
   type BatchOperationKind,
   checkBatchOperation,
-  type JsonObject,
+  checkDocumentSize,
+  checkJsonNumbers,
   parseBatchRequest,
   type Violation,
 } from '@dataplatform/contract';
@@ -32,34 +34,24 @@ export type BatchPlan =
   | { ok: true; operations: PlannedOperation[]; transaction: boolean }
   | { ok: false; error: Violation };
 
-function planned(operation: {
-  op: BatchOperationKind;
-  collection: string;
-  id?: string;
-  data?: JsonObject;
-}): PlannedOperation {
+function planned(operation: BatchOperationFields, documentLimit: number): PlannedOperation {
   const { op, collection, id, data } = operation;
   const violation = checkBatchOperation(operation);
   if (violation) return { op, collection, id, violation };
-  switch (op) {
-    case 'insert':
-      return {
-        op,
-        collection,
-        id: typeof data!._id === 'string' ? data!._id : id,
-        text: fieldsText(data!),
-      };
-    case 'update':
-    case 'patch':
-      return { op, collection, id, text: JSON.stringify(data) };
-    case 'get':
-    case 'delete':
-      return { op, collection, id };
-  }
+  if (op === 'get' || op === 'delete') return { op, collection, id };
+  const text = op === 'insert' ? fieldsText(data!) : JSON.stringify(data);
+  const tooLarge = checkDocumentSize(text, documentLimit);
+  if (tooLarge) return { op, collection, id, violation: tooLarge };
+  if (op === 'insert') return { op, collection, id: typeof data!._id === 'string' ? data!._id : id, text };
+  return { op, collection, id, text };
 }
 
-/** Parses and checks a batch body's text: 400 `invalid_json` or `invalid_batch` for the whole, else the plan. */
-export function planBatch(raw: string): BatchPlan {
+/**
+ * Parses and checks a batch body's text: 400 `invalid_json`, `validation_error` (an integer that JSON cannot keep
+ * exactly) or `invalid_batch` for the whole, else the plan. Each document is held to what its single-document route
+ * allows, `documentLimit` bytes included; a document that breaks a rule fails its operation only.
+ */
+export function planBatch(raw: string, documentLimit: number): BatchPlan {
   let body: unknown;
   try {
     body = parseJsonText(raw);
@@ -67,11 +59,11 @@ export function planBatch(raw: string): BatchPlan {
     const { code, message } = error as ApiError;
     return { ok: false, error: { code, message } };
   }
+  const numbers = checkJsonNumbers(raw);
+  if (numbers) return { ok: false, error: numbers };
   const request = parseBatchRequest(body);
   if ('code' in request) return { ok: false, error: request };
-  const operations = request.operations.map((operation) =>
-    planned(operation as Parameters<typeof planned>[0]),
-  );
+  const operations = request.operations.map((operation) => planned(operation, documentLimit));
   return { ok: true, operations, transaction: request.transaction };
 }
 

@@ -20,16 +20,21 @@ export class BatchPlanner {
   private nextId = 0;
   private readonly waiting = new Map<number, Waiter>();
 
-  constructor(private readonly offThreadFrom = PLAN_OFF_THREAD_FROM) {}
+  /** `documentLimit`: the most bytes one document may take, the body limit of the single-document routes. */
+  constructor(
+    private readonly documentLimit: number,
+    private readonly offThreadFrom = PLAN_OFF_THREAD_FROM,
+  ) {}
 
   async plan(raw: string): Promise<BatchPlan> {
-    if (raw.length < this.offThreadFrom) return planBatch(raw);
+    const { documentLimit } = this;
+    if (raw.length < this.offThreadFrom) return planBatch(raw, documentLimit);
     this.worker ??= this.start();
     const worker = await this.worker;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, raw });
+      worker.postMessage({ id, raw, documentLimit });
     });
   }
 

@@ -34,18 +34,27 @@ export function replaceOperation(
   return { kind: 'replace', collection, id, data: JSON.stringify(body), updatedAt: now };
 }
 
-/** Applies a checked JSON Merge Patch to a document (PATCH). */
+/**
+ * Applies a checked JSON Merge Patch to a document (PATCH). An empty patch changes nothing, so it is a read: the
+ * document keeps its `_updatedAt` and no `document.updated` event is written.
+ */
 export function patchOperation(
   collection: string,
   id: string,
   patch: JsonObject,
   now: string,
-): Operation<'update'> {
+): Operation<'update'> | Operation<'get'> {
+  if (isEmptyPatch(patch)) return { kind: 'get', collection, id };
   const change = (data: JsonObject) => {
     const next = mergePatch(data, patch);
     return isJsonObject(next) ? next : {};
   };
   return { kind: 'update', collection, id, change, updatedAt: now };
+}
+
+function isEmptyPatch(patch: JsonObject): boolean {
+  for (const _ in patch) return false;
+  return true;
 }
 
 /** The error a document operation that failed in storage answers with. */

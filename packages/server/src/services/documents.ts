@@ -1,5 +1,6 @@
 import { checkDocumentBody, type JsonObject, type SortKey } from '@dataplatform/contract';
 import { rejectViolation } from '../http/validate.js';
+import { writeResultOf } from '../storage/batch.js';
 import type { CollectionRef, Storage, WriteResult } from '../storage/types.js';
 import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
 import {
@@ -69,16 +70,17 @@ export class DocumentService {
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
     rejectViolation(checkDocumentBody(patch, { allowId: false }));
-    const { change, updatedAt } = patchOperation(
-      ref.collection,
-      id,
-      patch as JsonObject,
-      new Date().toISOString(),
-    );
+    const operation = patchOperation(ref.collection, id, patch as JsonObject, new Date().toISOString());
     return this.write(
       idem,
       200,
-      (record) => this.storage.documents.update(ref, id, change, updatedAt, record),
+      async (record) =>
+        writeResultOf(
+          await this.storage.documents.apply(ref.clusterId, [operation], {
+            atomic: true,
+            idempotency: record,
+          }),
+        ),
       ref,
       id,
     );

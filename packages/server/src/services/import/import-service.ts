@@ -11,7 +11,7 @@ import { insertOperation, nextId } from '../document-operations.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../idempotency.js';
 import { publicJob } from '../jobs.js';
 import { csvParser } from './csv.js';
-import { decodedBody } from './decode.js';
+import { decodedBody, utf8Checked } from './decode.js';
 import { sniffFormat } from './format.js';
 import { jsonArrayParser } from './json-array.js';
 import { ndjsonParser } from './ndjson.js';
@@ -169,7 +169,7 @@ class ImportRun {
     // The raw body, so it can still be read to its end (and discarded) when the job stops early.
     const raw: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => bodyIterator };
     try {
-      for await (const chunk of decodedBody(raw, this.request.gzip)) {
+      for await (const chunk of utf8Checked(decodedBody(raw, this.request.gzip))) {
         this.job.bytes += chunk.length;
         this.parser ??= this.startParser(chunk);
         await this.take(this.parser.push(chunk));

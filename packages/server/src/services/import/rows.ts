@@ -1,3 +1,5 @@
+import { checkJsonNumbers } from '@dataplatform/contract';
+
 /** A row read from an import's source: the parsed value, or why it could not be read. */
 export type SourceRow =
   | { line: number; value: unknown; error?: undefined }
@@ -21,11 +23,18 @@ export class SourceError extends Error {
   }
 }
 
-/** A JSON value of one row, or an `invalid_json` row naming the parser's complaint. */
+/**
+ * A JSON value of one row, an `invalid_json` row naming the parser's complaint, or a `validation_error` row for an
+ * integer that JSON cannot keep exactly (as a request body would be refused).
+ */
 export function parseJsonRow(text: string, line: number): SourceRow {
+  let value: unknown;
   try {
-    return { line, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     return { line, error: { code: 'invalid_json', message: (error as Error).message } };
   }
+  const numbers = checkJsonNumbers(text);
+  if (numbers) return { line, error: { code: numbers.code, message: numbers.message } };
+  return { line, value };
 }

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.js';
 import type { Storage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
@@ -39,8 +39,11 @@ export const DEFAULT_MMAP_SIZE = 1024 ** 3;
 export function openSqliteStorage(options: SqliteOptions): Storage {
   let file = ':memory:';
   if (options.dataDir !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true });
+    prepareDataDir(options.dataDir);
     file = join(options.dataDir, 'dataplatform.sqlite');
+    // SQLite makes its -wal and -shm files with the database file's mode, so 0600 here covers all three.
+    ownerOnlyFile(file);
+    for (const suffix of ['-wal', '-shm']) tightenIfPresent(file + suffix);
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
