@@ -1,23 +1,29 @@
 import {
-  type BatchOperationInput,
+  type BatchOperationFields,
   batchOperationRoute,
   type batchRoutes,
   checkBatchOperation,
+  checkDocumentSize,
   missingBatchScope,
   parseBatchRequest,
 } from '@dataplatform/contract';
 import { type Answer, ApiError, errorAnswer } from './answers.js';
 import { documentOperations, type MockModel, type Operation } from './document-operations.js';
 import type { DocumentStore } from './document-store.js';
+import { BODY_LIMIT_BYTES } from './request-input.js';
 
 /** One operation of a batch, run by its single-document route's behaviour so that both answer alike. */
 function runOne(
-  operation: BatchOperationInput,
+  operation: BatchOperationFields,
   store: DocumentStore,
   model: MockModel,
   scopes: ReadonlySet<string>,
 ): Answer {
-  const violation = checkBatchOperation(operation);
+  const violation =
+    checkBatchOperation(operation) ??
+    (operation.data === undefined
+      ? null
+      : checkDocumentSize(JSON.stringify(operation.data), BODY_LIMIT_BYTES));
   if (violation) return errorAnswer(ApiError.fromViolation(violation));
   const { collection, id, data } = operation;
   const params: Record<string, string> = id === undefined ? { collection } : { collection, id };

@@ -1,4 +1,12 @@
-import { effectiveScopes, type RouteDefinition, routes, SCOPES } from '@dataplatform/contract';
+import {
+  batchRoutes,
+  effectiveScopes,
+  mayReadDocuments,
+  type RouteDefinition,
+  routes,
+  SCOPES,
+  writeReceipt,
+} from '@dataplatform/contract';
 import { http, type RequestHandler } from 'msw';
 import { AccountModel, type MockClient, type MockMail, type MockSession } from './accounts.js';
 import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './answers.js';
@@ -54,6 +62,7 @@ interface MockState {
 }
 
 const EVERY_SCOPE = effectiveScopes(SCOPES);
+const BATCH_ROUTE_ID = batchRoutes[0].id;
 
 /** A bearer value that is not an API key, when no X-API-Key is sent: a session token. */
 function sessionTokenOf(request: Request): string | null {
@@ -99,6 +108,25 @@ function operationFor(route: RouteDefinition): Operation {
   return operation;
 }
 
+/** Writes that answer with the stored document. */
+const DOCUMENT_WRITES = new Set<string>(['data.create', 'data.replace', 'data.update']);
+
+/**
+ * An answer as the caller may see it: a caller that may write but not read gets its documents' system fields only
+ * (`writeReceipt`), from single writes and from a batch, replays included.
+ */
+function forCaller(route: RouteDefinition, answer: Answer, scopes: ReadonlySet<string>): Answer {
+  if (answer.isError || !(DOCUMENT_WRITES.has(route.id) || route.id === BATCH_ROUTE_ID)) return answer;
+  if (mayReadDocuments(scopes)) return answer;
+  if (route.id !== BATCH_ROUTE_ID)
+    return { ...answer, body: writeReceipt(answer.body as Record<string, unknown>) };
+  const batch = answer.body as { results: { data?: Record<string, unknown> }[] };
+  const results = batch.results.map((result) =>
+    result.data && '_createdAt' in result.data ? { ...result, data: writeReceipt(result.data) } : result,
+  );
+  return { ...answer, body: { ...batch, results } };
+}
+
 /** Like the server, only successful writes are recorded: a failed write changed nothing, so a retry may run again. */
 function isRecordable(answer: Answer): boolean {
   return answer.status >= 200 && answer.status < 300;
@@ -135,7 +163,9 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       streamText?: string,
     ): Answer => {
       try {
-        const json = route.body ? parseJsonBody(bodyText) : undefined;
+        const json = route.body
+          ? parseJsonBody(bodyText, { eachDocument: route.id === BATCH_ROUTE_ID })
+          : undefined;
         const isAccountRoute = route.auth !== 'data';
         const input = {
           params: parseParams(route, params),
@@ -157,6 +187,9 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
     // The RateLimit-* headers of the key, once authorization counted the request: every later answer carries them.
     let limits: Record<string, string> = {};
     try {
+      // A URL carrying U+0000 is refused before anything else, as on the server.
+      if (request.url.includes('%00'))
+        throw new ApiError('validation_error', 'The URL carries U+0000 (%00), which no value may contain');
       // Authentication and authorization come before any validation, as on the server.
       const authorized = authorize(request, route, state);
       authenticated.key = authorized.key;
@@ -166,21 +199,50 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       if (route.streamBody)
         return toResponse(run('', scopes, session, await readStreamText(request)), requestId);
       const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
-      if (!idempotencyKey) return toResponse(run(bodyText, scopes, session), requestId, limits);
+      const respond = (answer: Answer, headers: Record<string, string>) =>
+        toResponse(forCaller(route, answer, scopes), requestId, headers);
+      if (!idempotencyKey) return respond(run(bodyText, scopes, session), limits);
 
       const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
       const seen = state.ledger.lookup(idempotencyKey, fingerprint);
       if (seen.kind === 'mismatch') throw new ApiError('idempotency_mismatch');
-      if (seen.kind === 'replay') {
-        return toResponse(seen.answer, requestId, { ...limits, 'Idempotent-Replayed': 'true' });
-      }
+      if (seen.kind === 'replay') return respond(seen.answer, { ...limits, 'Idempotent-Replayed': 'true' });
       const answer = run(bodyText, scopes, session);
       if (isRecordable(answer)) state.ledger.record(idempotencyKey, fingerprint, answer);
-      return toResponse(answer, requestId, limits);
+      return respond(answer, limits);
     } catch (error) {
       return toResponse(fail(error), requestId, limits);
     }
   }
+}
+
+/**
+ * For each path of the contract, a last handler that answers a method the path does not have with 405
+ * `method_not_allowed` and `Allow`, as the server does (HEAD comes with GET there, so it is left to others).
+ */
+function methodNotAllowedHandlers(baseUrl: string): RequestHandler[] {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const methods = methodsByPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+    methodsByPath.set(route.path, methods);
+  }
+  return [...methodsByPath].map(([path, methods]) => {
+    const allowed = [...methods].sort();
+    return http.all(baseUrl + path.replace(/\{(\w+)\}/g, ':$1'), ({ request }) => {
+      if (methods.has(request.method)) return undefined;
+      const url = new URL(request.url);
+      const error = new ApiError(
+        'method_not_allowed',
+        `Method ${request.method} is not allowed on ${url.pathname}`,
+        {
+          allowed,
+        },
+      );
+      return toResponse(errorAnswer(error), requestIdOf(request), { Allow: allowed.join(', ') });
+    });
+  });
 }
 
 /** Counts `{param}` segments; routes with fewer come first so a fixed path (say `/data/sql`) wins over `/data/{collection}`. */
@@ -209,7 +271,10 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
   state.accounts.devices.configure({ baseUrl, ...options.deviceSignIn });
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
-    handlers: ordered.map((route) => handlerFor(route, baseUrl, state)),
+    handlers: [
+      ...ordered.map((route) => handlerFor(route, baseUrl, state)),
+      ...methodNotAllowedHandlers(baseUrl),
+    ],
     apiKey: MOCK_API_KEY,
     addKey: (keyOptions) => state.keys.add(keyOptions),
     store: createMockStore(

@@ -86,6 +86,8 @@ const update: Operation = ({ params, body }, store) => {
   checkBody(body, false);
   const old = store.get(params.collection!, params.id!);
   if (!old) throw notFound(params.collection!, params.id!);
+  // An empty patch changes nothing: the document keeps its _updatedAt and no event is written.
+  if (Object.keys(body).length === 0) return { status: 200, body: old };
   const merged = mergePatch(ownFields(old), body) as JsonObject;
   return { status: 200, body: store.replace(params.collection!, params.id!, merged) };
 };

@@ -1,4 +1,11 @@
-import { checkCollectionName, isJsonObject, type RouteDefinition } from '@dataplatform/contract';
+import {
+  checkCollectionName,
+  checkJsonMediaType,
+  checkJsonNumbers,
+  checkJsonValue,
+  isJsonObject,
+  type RouteDefinition,
+} from '@dataplatform/contract';
 import type { AccountModel, MockClient, MockSession } from './accounts.js';
 import { ApiError } from './answers.js';
 import type { JobLedger } from './imports.js';
@@ -43,7 +50,12 @@ function validationError(where: string, issue: SchemaIssue | undefined): ApiErro
   return new ApiError('validation_error', message, { field });
 }
 
-/** Reads the raw body of a route that takes one; refuses more than the route's body limit with 413. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads the raw body of a route that takes one, as the server does: 415 for a body not sent as JSON, 413 past the
+ * route's body limit, 400 `invalid_json` for bytes that are not UTF-8.
+ */
 export async function readBodyText(request: Request, route: RouteDefinition): Promise<string> {
   if (!route.body) return '';
   const limit = route.bodyLimit ?? BODY_LIMIT_BYTES;
@@ -51,7 +63,14 @@ export async function readBodyText(request: Request, route: RouteDefinition): Pr
   if (bytes.byteLength > limit) {
     throw new ApiError('payload_too_large', `Payload too large: the limit is ${limit} bytes`, { limit });
   }
-  return new TextDecoder().decode(bytes);
+  if (bytes.byteLength === 0) return '';
+  const mediaType = checkJsonMediaType(request.headers.get('content-type'));
+  if (mediaType) throw ApiError.fromViolation(mediaType);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError('invalid_json', 'Malformed JSON body: the bytes are not valid UTF-8');
+  }
 }
 
 /** Checks path parameters: the collection name first (for its precise message), then the route's schema. */
@@ -83,15 +102,21 @@ export function parseQuery(route: RouteDefinition, url: URL): Record<string, unk
 
 /**
  * Parses a JSON body; an empty body is `undefined`, as on the server, so each operation answers for a missing
- * body the way its route does (`invalid_body` for a document, `invalid_batch` for a batch).
+ * body the way its route does (`invalid_body` for a document, `invalid_batch` for a batch). As on the server, a
+ * number that would change when parsed is refused, and unless `eachDocument` (a batch, whose documents are checked
+ * one by one) so is a value that could not be stored: too deep, U+0000, an unpaired surrogate.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, { eachDocument = false } = {}): unknown {
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new ApiError('invalid_json', `Malformed JSON body: ${(error as Error).message}`);
   }
+  const violation = checkJsonNumbers(text) ?? (eachDocument ? null : checkJsonValue(value));
+  if (violation) throw ApiError.fromViolation(violation);
+  return value;
 }
 
 /** Validates the body of a route whose body is not a document: a JSON object of the route's schema. */

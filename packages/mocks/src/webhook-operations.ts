@@ -1,4 +1,5 @@
 import {
+  checkCollectionName,
   resolveTestEvent,
   WebhookCreate,
   WebhookSecretRotate,
@@ -52,10 +53,13 @@ const existing: (id: string, ...rest: Parameters<Operation>) => void = (id, _inp
 
 /** The webhook routes' behaviour, by operation id: as on the server, except that nothing is ever sent. */
 export const webhookOperations: Record<(typeof webhookRoutes)[number]['id'], Operation> = {
-  'webhooks.create': ({ body }, _store, { webhooks }) => ({
-    status: 201,
-    body: webhooks.create(parse(WebhookCreate, body)),
-  }),
+  'webhooks.create': ({ body }, _store, { webhooks }) => {
+    const input = parse(WebhookCreate, body);
+    // A reserved name is no collection: a subscription to it could never receive an event.
+    const reserved = input.collection === undefined ? null : checkCollectionName(input.collection);
+    if (reserved) throw ApiError.fromViolation(reserved);
+    return { status: 201, body: webhooks.create(input) };
+  },
   'webhooks.list': (_input, _store, { webhooks }) => ({ status: 200, body: { data: webhooks.list() } }),
   'webhooks.delete': ({ params }, _store, { webhooks }) => {
     if (!webhooks.delete(params.webhookId!)) throw notFound(params.webhookId!);

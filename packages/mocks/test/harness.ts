@@ -38,6 +38,7 @@ export function useMockApi(options: DataPlatformMocksOptions = {}) {
     const key = options.key === undefined ? mocks.apiKey : options.key;
     const headers: Record<string, string> = { ...(key ? { 'X-API-Key': key } : {}), ...options.headers };
     let body: string | undefined = options.rawBody;
+    if (body !== undefined) headers['Content-Type'] ??= 'application/json';
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['Content-Type'] = 'application/json';

@@ -105,7 +105,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('shares keys across API keys of the cluster', async () => {
-    const other = mocks.addKey({ scopes: ['data:write'] });
+    const other = mocks.addKey({ scopes: ['data:read', 'data:write'] });
     const first = await call('POST', '/api/v1/data/orders', { json: { n: 1 }, headers: withKey('k8') });
     const replay = await call('POST', '/api/v1/data/orders', {
       key: other,
@@ -114,6 +114,19 @@ describe('Idempotency-Key', () => {
     });
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('replays only the receipt to a key that may write but not read', async () => {
+    const writer = mocks.addKey({ scopes: ['data:write'] });
+    const first = await call('POST', '/api/v1/data/orders', { json: { n: 1 }, headers: withKey('k10') });
+    const replay = await call('POST', '/api/v1/data/orders', {
+      key: writer,
+      json: { n: 1 },
+      headers: withKey('k10'),
+    });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const { _id, _createdAt, _updatedAt } = first.body;
+    expect(replay.body).toEqual({ _id, _createdAt, _updatedAt });
   });
 
   it('is ignored on reads and when absent', async () => {
