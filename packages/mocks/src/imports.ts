@@ -41,36 +41,61 @@ function jsonArrayRows(text: string): Row[] {
   return parsed.map((value, index) => ({ line: index + 1, value }));
 }
 
-/** RFC 4180 records with the line each starts on. */
+/**
+ * RFC 4180 records with the line each starts on, split as the server's csv-parse splits them: the first line break
+ * outside quotes (`\r\n`, `\n` or `\r`) is the only record delimiter from then on; a quote opens only an empty
+ * cell and closes it only before a comma, a delimiter or the end; a record of one empty cell is no record.
+ */
 function csvRecords(text: string): { line: number; cells: string[] }[] {
   const records: { line: number; cells: string[] }[] = [];
+  let delimiter: string | undefined;
   let cells: string[] = [];
   let cell = '';
   let quoted = false;
   let line = 1;
   let start = 1;
+  const endsCell = (i: number) =>
+    i >= text.length ||
+    text[i] === ',' ||
+    (delimiter === undefined ? text[i] === '\n' || text[i] === '\r' : text.startsWith(delimiter, i));
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
         cell += '"';
         i++;
-      } else if (c === '"') quoted = false;
-      else {
+      } else if (c === '"') {
+        if (!endsCell(i + 1))
+          throw new SourceFailure(
+            'invalid_csv',
+            `Line ${line}: a closing quote is followed by more of the cell`,
+          );
+        quoted = false;
+      } else {
         if (c === '\n') line++;
         cell += c;
       }
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
+      continue;
+    }
+    if (delimiter === undefined && (c === '\n' || c === '\r'))
+      delimiter = c === '\r' && text[i + 1] === '\n' ? '\r\n' : c;
+    if (delimiter !== undefined && text.startsWith(delimiter, i)) {
+      i += delimiter.length - 1;
       cells.push(cell);
       records.push({ line: start, cells });
       cells = [];
       cell = '';
       start = ++line;
+    } else if (c === '"') {
+      if (cell !== '')
+        throw new SourceFailure(
+          'invalid_csv',
+          `Line ${line}: a quote inside a cell that does not start with one`,
+        );
+      quoted = true;
+    } else if (c === ',') {
+      cells.push(cell);
+      cell = '';
     } else cell += c;
   }
   if (quoted) throw new SourceFailure('invalid_csv', 'A quoted cell is not closed');
@@ -282,7 +307,8 @@ export class JobLedger {
       );
     if (entry.job.status === 'succeeded')
       throw new ApiError('conflict', `Job "${id}" has finished; nothing is left to resume`);
-    entry.job.status = 'running';
+    // A resume is a new run: startedAt is when it began, so the job's timestamps time this run alone.
+    Object.assign(entry.job, { status: 'running', startedAt: new Date().toISOString(), finishedAt: null });
     return entry;
   }
 

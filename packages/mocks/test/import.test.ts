@@ -4,6 +4,9 @@ import { useMockApi } from './harness.js';
 
 const { mocks, call } = useMockApi();
 
+let collections = 0;
+const fresh = () => `csv${++collections}`;
+
 const upload = (collection: string, rawBody: string, query = '', headers: Record<string, string> = {}) =>
   call('POST', `/api/v1/data/${collection}/import${query}`, {
     rawBody,
@@ -52,12 +55,33 @@ describe('POST /api/v1/data/{collection}/import', () => {
     expect(mocks.store.collection('gz')).toMatchObject([{ z: 1 }]);
   });
 
+  it.each([
+    {
+      csv: 'a,b\r\n1,2\n3\r\n\r\n""\r\n',
+      rows: 1,
+      why: 'after \\r\\n breaks, \\n is part of a cell; blank records pass',
+    },
+    {
+      csv: '\n\na,b\n"x\ny",1\nshort',
+      rows: 2,
+      why: 'blank lines before the header; quotes hold line breaks',
+    },
+    { csv: 'a,b\nx"y",1\n', failure: 'invalid_csv', why: 'a quote inside an unquoted cell' },
+    { csv: 'a,b\n"x"y,1\n', failure: 'invalid_csv', why: 'a closing quote followed by more of the cell' },
+  ])('counts CSV rows as the server does: $why', async ({ csv, rows, failure }) => {
+    const { body } = await upload(fresh(), csv, '?format=csv');
+    if (failure) expect(body).toMatchObject({ status: 'failed', failure: { code: failure } });
+    else expect(body).toMatchObject({ status: 'succeeded', counts: { rows } });
+  });
+
   it('stops at the first bad row with onError=abort, and a resume stores the rest once', async () => {
     const first = await upload('abort', '{"n":1}\n{"n":\n{"n":3}\n', '?onError=abort');
     expect(first.body).toMatchObject({ status: 'failed', failure: { code: 'row_refused' } });
     expect(mocks.store.collection('abort')).toHaveLength(1);
     const resumed = await upload('abort', '{"n":1}\n{"n":2}\n{"n":3}\n', `?resume=${first.body._id}`);
     expect(resumed.body).toMatchObject({ _id: first.body._id, status: 'succeeded', counts: { inserted: 3 } });
+    // A resume is a new run, and startedAt says when it began.
+    expect(Date.parse(resumed.body.startedAt)).toBeGreaterThanOrEqual(Date.parse(first.body.finishedAt));
     expect(mocks.store.collection('abort').map((d) => d.n)).toEqual([1, 2, 3]);
     const again = await upload('abort', '{}', `?resume=${first.body._id}`);
     expect([again.status, again.body.code]).toEqual([409, 'conflict']);

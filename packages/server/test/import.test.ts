@@ -12,6 +12,7 @@ interface JobBody {
   bytes: number;
   errors: { line: number; code: string; message: string }[];
   failure: { code: string; message: string } | null;
+  startedAt: string | null;
   finishedAt: string | null;
 }
 
@@ -197,6 +198,8 @@ forEachEngine((server) => {
         counts: { rows: 2500, inserted: 2500, failed: 0 },
         failure: null,
       });
+      // A resume is a new run: startedAt is when it began, so the job's timestamps time that run alone.
+      expect(Date.parse(resumed.job.startedAt!)).toBeGreaterThanOrEqual(Date.parse(job.finishedAt!));
       const docs = await all(c);
       expect(docs.length).toBe(2500);
       expect(new Set(docs.map((d) => d.i)).size).toBe(2500);

@@ -23,3 +23,10 @@ export function formatDuration(seconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
+
+/** A measured duration, finer than `formatDuration` below a minute: 340ms, 3.1s, then 2m 05s. */
+export function formatElapsed(seconds: number): string {
+  if (seconds < 0.9995) return `${Math.max(0, Math.round(seconds * 1000))}ms`;
+  if (seconds < 59.95) return `${seconds.toFixed(1)}s`;
+  return formatDuration(seconds);
+}

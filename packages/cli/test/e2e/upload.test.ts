@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { countsText, paceText } from '../../src/commands/jobs/show.js';
 import { tempConfigDir } from '../harness.js';
 import { BIN, dp } from './binary.js';
 import { useReferenceServer } from './reference-server.js';
@@ -39,8 +40,14 @@ describe('signing in, uploading and jobs against the reference server', () => {
       status: 'succeeded',
       counts: { rows: 100_000, inserted: 100_000, failed: 0 },
     });
-    // Piped, progress is plain lines on standard error; the last one is the whole file.
-    expect(upload.stderr.trim().split('\n').at(-1)).toMatch(/^uploaded \[#{24}\] 100% .* 100,000 docs/);
+    // Piped, progress is plain lines on standard error: what was sent, then what the server says it stored.
+    expect(upload.stderr.trim().split('\n').slice(-2)).toEqual([
+      expect.stringMatching(
+        /^sent [\d.]+ MB, 100,000 rows in \S+; waiting for the server to finish the import$/,
+      ),
+      `imported 100,000 rows: 100,000 stored, 0 refused into "events"${paceText(job)}`,
+    ]);
+    expect(paceText(job)).toMatch(/^ in \S+ \([\d,]+ rows\/s, timed by the server\)$/);
     const count = await dp(['data', 'list', 'events', '--limit', '1', '--json'], { env });
     expect(JSON.parse(count.stdout).total).toBe(100_000);
 
@@ -79,6 +86,36 @@ describe('signing in, uploading and jobs against the reference server', () => {
     const after = await dp(['whoami'], { env });
     expect(after.code).toBe(3);
   }, 120_000);
+
+  it.each([
+    {
+      name: 'with-header.csv',
+      text: `id,name,score\n${Array.from({ length: 20_000 }, (_, i) => `${i},name ${i},${i % 100}`).join('\n')}\n`,
+      rows: 20_000,
+    },
+    { name: 'crlf.csv', text: 'a,b\r\n1,2\r\n\r\n"x\r\ny",3\r\n""\r\nshort', rows: 3 },
+    { name: 'blank-lines.ndjson', text: '{"n":1}\r\n\r\n \t\n{"n":2}\nnot json', rows: 3 },
+    { name: 'array.json', text: '[\n  {"n":1},\n  {"s":"],[{\\"}"}\n]\n', rows: 2 },
+    { name: 'sniffed', text: '\uFEFFname\nada\n\ngrace', rows: 2 },
+  ])(
+    "counts the rows of $name as the server does, and ends with the job's own count and pace",
+    async ({ name, text, rows }) => {
+      const file = join(tempConfigDir(), name);
+      writeFileSync(file, text);
+      const upload = await dp(['upload', file, '-c', 'counted'], { env: reference().env() });
+      expect(upload.code).toBe(0);
+      const job = JSON.parse(upload.stdout);
+      expect(job.counts.rows).toBe(rows);
+      expect(upload.stderr.trim().split('\n').slice(-2)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^sent [\\d.]+ K?B, ${rows.toLocaleString('en-US')} rows in \\S+; waiting for the server`,
+          ),
+        ),
+        `imported ${countsText(job)} into "counted"${paceText(job)}`,
+      ]);
+    },
+  );
 
   it('resumes an upload that stopped at a bad row, storing every row once', async () => {
     const env = reference().env();

@@ -66,9 +66,13 @@ export const Job = z
       .nullable()
       .meta({ description: 'Why a failed or cancelled job stopped' }),
     createdAt: Timestamp,
-    startedAt: Timestamp.nullable(),
-    updatedAt: Timestamp,
-    finishedAt: Timestamp.nullable(),
+    startedAt: Timestamp.nullable().meta({
+      description: 'When the job last began running (a resume begins a new run)',
+    }),
+    updatedAt: Timestamp.meta({ description: 'When it last changed: progress saved, resumed or finished' }),
+    finishedAt: Timestamp.nullable().meta({
+      description: 'When it finished; from startedAt, how long its last run took, and so its rows per second',
+    }),
   })
   .meta({
     id: 'Job',

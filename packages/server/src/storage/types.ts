@@ -563,7 +563,7 @@ export interface JobStore {
   isOwnedBy(jobId: string, userId: string): Promise<boolean>;
   /** Writes the job's progress (and status, when it finishes) if it is still `running`; false when it is not. */
   save(job: JobRecord): Promise<boolean>;
-  /** Sets the job `running` again if it is still as `expected` (status and updatedAt) was read; false otherwise. */
+  /** Sets the job `running` again, started at `now`, if it is still as `expected` (status and updatedAt) was read; false otherwise. */
   restart(id: string, expected: { status: JobStatus; updatedAt: string }, now: string): Promise<boolean>;
   /** Cancels a queued or running job; false when it had finished. */
   cancel(id: string, failure: { code: string; message: string }, now: string): Promise<boolean>;

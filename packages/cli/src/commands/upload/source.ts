@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { ImportFormat } from '@dataplatform/sdk';
 import { UsageError } from '../../errors/cli-error.js';
 import type { IOStreams } from '../../iostreams.js';
+import { isGzip, type RowCounter, rowCounter, sniffFormat } from './rows.js';
 
 /** The file an upload reads, with what is known of it before reading. */
 export interface UploadSource {
@@ -64,18 +65,40 @@ export async function openSource(io: IOStreams, file: string): Promise<UploadSou
   };
 }
 
-/** What has gone by so far: bytes, and lines (a document each, in NDJSON and CSV that is not compressed). */
+/** What has been sent so far. */
 export interface Tally {
   bytes: number;
-  lines: number;
+  /**
+   * Rows in the bytes sent, counted as the server counts them (no CSV header, no blank lines); undefined when
+   * they are not counted: for gzip, which would have to be unpacked here too.
+   */
+  rows: number | undefined;
+  /** When the last byte was handed over (Date.now()); the server may still be storing rows. */
+  sentAt?: number | undefined;
 }
 
-/** Passes the chunks on unchanged while counting bytes and newlines into `tally`. */
-export async function* counted(chunks: AsyncIterable<Buffer | string>, tally: Tally): AsyncGenerator<Buffer> {
+/**
+ * Passes the chunks on unchanged, counting into `tally` the bytes and rows of each once it has been taken. The
+ * rows are counted for `format`, else for the format the server will sniff from the first bytes.
+ */
+export async function* counted(
+  chunks: AsyncIterable<Buffer | string>,
+  tally: Tally,
+  format: ImportFormat | undefined,
+): AsyncGenerator<Buffer> {
+  let counter: RowCounter | undefined;
+  let first = true;
   for await (const piece of chunks) {
     const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
-    tally.bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) tally.lines++;
+    if (first) {
+      first = false;
+      if (tally.rows !== undefined && !isGzip(chunk)) counter = rowCounter(format ?? sniffFormat(chunk));
+      else tally.rows = undefined;
+    }
     yield chunk;
+    tally.bytes += chunk.length;
+    if (counter) tally.rows! += counter.push(chunk);
   }
+  if (counter) tally.rows! += counter.end();
+  tally.sentAt = Date.now();
 }

@@ -1,12 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { Job } from '@dataplatform/sdk';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, runCli, tempConfigDir } from '../../../test/harness.js';
 import { useMockApi } from '../../../test/mock-api.js';
-import { progressLine } from './progress.js';
+import { paceText } from '../jobs/show.js';
+import { sendingLine, sentLine } from './progress.js';
 import { formatOfName } from './source.js';
 import { newUploadCommand } from './upload.js';
+
+const csv200 = `name,n\n${Array.from({ length: 200 }, (_, i) => `row ${i},${i}`).join('\n')}\n`;
 
 function file(name: string, content: string | Buffer): string {
   const path = join(tempConfigDir(), name);
@@ -57,21 +61,53 @@ describe('dp upload: arguments', () => {
     expect(formatOfName(name)).toEqual({ format, gzip });
   });
 
-  it('draws a progress line with bytes, documents, rate and time left', () => {
-    const line = progressLine(
-      {
-        io: {} as never,
-        tally: { bytes: 25_000_000, lines: 250_000 },
-        size: 100_000_000,
-        countsDocuments: true,
-        quiet: false,
-      },
-      5,
+  it.each([
+    {
+      why: "a file: bar, bytes sent, the rows in them, the bytes' pace and the time left to send",
+      tally: { bytes: 25_000_000, rows: 250_000 },
+      size: 100_000_000,
+      line: 'sending  [######------------------] 25%  25.0 MB / 100.0 MB  250,000 rows  5.0 MB/s  15s left',
+    },
+    {
+      why: 'standard input, gzipped: bytes alone',
+      tally: { bytes: 2_500_000, rows: undefined },
+      size: undefined,
+      line: 'sending  2.5 MB  500.0 KB/s',
+    },
+  ])('draws the sending line for $why', ({ tally, size, line }) => {
+    expect(sendingLine({ tally, size }, 5)).toBe(line);
+  });
+
+  it('says what was sent, then waits for the server', () => {
+    const tally = { bytes: 5_300_000, rows: 200_000, sentAt: 0 };
+    expect(sentLine(tally, 0.25)).toBe(
+      'sent 5.3 MB, 200,000 rows in 250ms; waiting for the server to finish the import',
     );
-    expect(line).toBe(
-      '[######------------------] 25%  25.0 MB / 100.0 MB  250,000 docs  50,000 docs/s  15s left',
+    expect(sentLine(tally, 12.5, 3)).toBe(
+      'sent 5.3 MB, 200,000 rows in 12.5s; waiting for the server to finish the import (3s)',
     );
   });
+
+  it.each([
+    {
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:00:03.125Z',
+      pace: ' in 3.1s (64,000 rows/s, timed by the server)',
+    },
+    {
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:01:40.000Z',
+      pace: ' in 1m 40s (2,000 rows/s, timed by the server)',
+    },
+    { startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:00.000Z', pace: '' },
+    { startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, pace: '' },
+  ])(
+    "reports the pace of 200,000 rows from $startedAt to $finishedAt by the job's timestamps",
+    ({ startedAt, finishedAt, pace }) => {
+      const job = { counts: { rows: 200_000, inserted: 200_000, failed: 0 }, startedAt, finishedAt } as Job;
+      expect(paceText(job)).toBe(pace);
+    },
+  );
 });
 
 describe('dp upload: run', () => {
@@ -101,9 +137,35 @@ describe('dp upload: run', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'succeeded', counts: { inserted: 1 } });
     expect(api.mocks.store.collection('people')).toMatchObject([{ name: 'ada', age: '36' }]);
-    expect(result.stderr).toMatch(/^uploaded 16 B {2}2 docs {2}[\d,]+ docs\/s\n$/);
+    expect(result.stderr).toMatch(
+      /^sent 16 B, 1 rows in \S+; waiting for the server to finish the import\nimported 1 rows: 1 stored, 0 refused into "people"/,
+    );
     expect(api.requests()).toEqual(['POST /api/v1/data/people/import?format=csv&onError=skip&infer=false']);
   });
+
+  it.each([
+    { name: 'people.csv', text: csv200, rows: 200 },
+    { name: 'crlf.csv', text: 'a,b\r\n1,2\r\n\r\n"x\r\ny",3\r\nshort', rows: 3 },
+    { name: 'events.ndjson', text: '{"n":1}\n\n  \n{"n":2}\nnope', rows: 3 },
+    { name: 'list.json', text: '[{"n":1},\n {"n":2,"s":"],"}]\n', rows: 2 },
+    { name: 'unnamed', text: '\uFEFFa\n1\n\n2\n', rows: 2 },
+  ])(
+    'counts the rows of $name as the job does, and ends with what the job says',
+    async ({ name, text, rows }) => {
+      const path = file(name, text);
+      const result = await runCli(['upload', path, '-c', 'counted'], { env: api.env });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout).counts.rows).toBe(rows);
+      const [sent, imported, ...rest] = result.stderr.split('\n');
+      expect(sent).toMatch(
+        new RegExp(`^sent [\\d.]+ K?B, ${rows} rows in \\S+; waiting for the server to finish the import$`),
+      );
+      expect(imported).toMatch(
+        new RegExp(`^imported ${rows} rows: \\d+ stored, \\d+ refused into "counted"`),
+      );
+      expect(rest).toEqual(['']);
+    },
+  );
 
   it('sends a .gz file as gzip and shows the job on a terminal', async () => {
     const path = file('rows.ndjson.gz', gzipSync('{"n":1}\n{"n":2}\n'));

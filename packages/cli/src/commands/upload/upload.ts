@@ -2,9 +2,9 @@ import type { ImportFormat, Job } from '@dataplatform/sdk';
 import { Command, Option } from 'commander';
 import { attempt, UsageError } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
-import { formatCount, formatDuration } from '../../output/units.js';
+import { isTerminal } from '../../iostreams.js';
 import { type Run, withExamples } from '../command.js';
-import { countsText, failIfUnsuccessful, writeJob } from '../jobs/show.js';
+import { countsText, failIfUnsuccessful, paceText, writeJob } from '../jobs/show.js';
 import { startProgress } from './progress.js';
 import { counted, openSource, type Tally } from './source.js';
 
@@ -68,14 +68,8 @@ export async function runUpload(f: Factory, options: UploadOptions): Promise<voi
   const client = await f.client({ fetch: streamingFetch });
   const resume = options.resume === true ? await newestUnfinished(f, options.collection) : options.resume;
   const format = options.format ?? source.format;
-  const tally: Tally = { bytes: 0, lines: 0 };
-  const progress = startProgress({
-    io: f.io,
-    tally,
-    size: source.size,
-    countsDocuments: !source.gzip && format !== 'json',
-    quiet: f.flags.json,
-  });
+  const tally: Tally = { bytes: 0, rows: source.gzip ? undefined : 0 };
+  const progress = startProgress({ io: f.io, tally, size: source.size, quiet: f.flags.json });
   const again = `dp upload ${options.file === '-' ? '-' : quote(options.file)} -c ${options.collection} --resume`;
   const onInterrupt = () => {
     progress.stop();
@@ -83,12 +77,11 @@ export async function runUpload(f: Factory, options: UploadOptions): Promise<voi
     process.exit(130);
   };
   process.once('SIGINT', onInterrupt);
-  const started = Date.now();
   let job: Job;
   try {
     job = await attempt(
       `upload ${source.name} into "${options.collection}"`,
-      client.data.import(options.collection, counted(source.open(), tally), {
+      client.data.import(options.collection, counted(source.open(), tally, format), {
         format,
         gzip: source.gzip,
         onError: options.onError,
@@ -106,10 +99,10 @@ export async function runUpload(f: Factory, options: UploadOptions): Promise<voi
     job,
     `fix what the failure names, then run \`${again} ${job._id}\`: stored rows are passed over`,
   );
-  const seconds = (Date.now() - started) / 1000;
-  out.success(
-    `${countsText(job)} into "${options.collection}" in ${formatDuration(seconds)} (${formatCount(job.counts.rows / Math.max(seconds, 0.001))} rows/s)`,
-  );
+  // What the server confirms: the job's counts, and its pace by its own timestamps, not the bytes sent.
+  const summary = `${countsText(job)} into "${options.collection}"${paceText(job)}`;
+  if (isTerminal(f.io.stderr)) out.success(summary);
+  else if (!f.flags.json) f.io.stderr.write(`imported ${summary}\n`);
 }
 
 /** The newest import of the collection that did not finish, for `--resume` without an id. */

@@ -134,6 +134,8 @@ export class ImportService {
     return {
       ...job,
       status: 'running',
+      // A resume is a new run: the job's timestamps time this run, and its pace is the rows over that time.
+      startedAt: now,
       counts: { rows: 0, inserted: 0, failed: 0 },
       bytes: 0,
       errors: [],

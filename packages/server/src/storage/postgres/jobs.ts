@@ -56,7 +56,7 @@ export class PostgresJobs implements JobStore {
 
   async restart(id: string, expected: { status: JobStatus; updatedAt: string }, now: string) {
     const result = await this
-      .sql`UPDATE jobs SET status = 'running', failure = NULL, finished_at = NULL, updated_at = ${now}
+      .sql`UPDATE jobs SET status = 'running', failure = NULL, started_at = ${now}, finished_at = NULL, updated_at = ${now}
       WHERE id = ${id} AND status = ${expected.status} AND updated_at = ${expected.updatedAt}`;
     return result.count === 1;
   }

@@ -34,8 +34,8 @@ export class SqliteJobs implements JobStore {
          WHERE id = @id AND status = 'running'`,
       ),
       restart: db.prepare(
-        `UPDATE jobs SET status = 'running', failure = NULL, finished_at = NULL, updated_at = ?
-         WHERE id = ? AND status = ? AND updated_at = ?`,
+        `UPDATE jobs SET status = 'running', failure = NULL, started_at = @now, finished_at = NULL, updated_at = @now
+         WHERE id = @id AND status = @status AND updated_at = @updatedAt`,
       ),
       cancel: db.prepare(
         `UPDATE jobs SET status = 'cancelled', failure = ?, finished_at = ?, updated_at = ?
@@ -78,7 +78,9 @@ export class SqliteJobs implements JobStore {
   }
 
   async restart(id: string, expected: { status: JobStatus; updatedAt: string }, now: string) {
-    return this.stmt.restart.run(now, id, expected.status, expected.updatedAt).changes === 1;
+    return (
+      this.stmt.restart.run({ now, id, status: expected.status, updatedAt: expected.updatedAt }).changes === 1
+    );
   }
 
   async cancel(id: string, failure: { code: string; message: string }, now: string): Promise<boolean> {
