@@ -42,6 +42,12 @@ describe.each(availableEngines())('receiver addresses on %s', (engine) => {
     'http://[fe80::1]/hook',
     'http://[fd00::1]/hook',
     'http://224.0.0.1/hook',
+    // IPv4-compatible IPv6 (::/96), 6to4 and NAT64 carrying internal IPv4 addresses.
+    'http://[::169.254.169.254]/latest/meta-data',
+    'http://[::127.0.0.1]:8080/hook',
+    'http://[::a00:1]/hook',
+    'http://[2002:a9fe:a9fe::1]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/hook',
   ])('refuses %s with 400 validation_error', async (url) => {
     const res = await t.call('POST', '/api/v1/data/webhooks', { body: { url, events: ['*'] } });
     expect(res.status).toBe(400);
