@@ -20,6 +20,20 @@ describe('receiver address settings', () => {
     expect(loadConfig({ DATAPLATFORM_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate).toBe(true);
     expect(() => loadConfig({ DATAPLATFORM_WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toThrow(/true or false/);
   });
+
+  it('name the DNS servers of receivers by address, those of resolv.conf by default', () => {
+    expect(loadConfig({}).webhookDnsServers).toEqual([]);
+    expect(loadConfig({}).webhookDnsTimeout).toBe(5000);
+    const servers = '192.0.2.53, [2001:db8::53]:53,127.0.0.1:5353';
+    expect(loadConfig({ DATAPLATFORM_WEBHOOK_DNS_SERVERS: servers }).webhookDnsServers).toEqual([
+      '192.0.2.53',
+      '[2001:db8::53]:53',
+      '127.0.0.1:5353',
+    ]);
+    expect(() => loadConfig({ DATAPLATFORM_WEBHOOK_DNS_SERVERS: 'dns.example.com' })).toThrow(
+      /DATAPLATFORM_WEBHOOK_DNS_SERVERS must list IP addresses/,
+    );
+  });
 });
 
 describe.each(availableEngines())('receiver addresses on %s', (engine) => {

@@ -1,6 +1,6 @@
-import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { classifyAddress, ReceiverPolicy } from './addresses.js';
+import type { ResolvedAddress } from './resolver.js';
 
 describe('classifyAddress', () => {
   it.each([
@@ -56,11 +56,14 @@ describe('classifyAddress', () => {
 
 const resolver =
   (table: Record<string, string[]>) =>
-  async (hostname: string): Promise<LookupAddress[]> => {
+  async (hostname: string): Promise<ResolvedAddress[]> => {
     const addresses = table[hostname];
     if (!addresses)
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    return addresses.map((address) => ({
+      address,
+      family: address.includes(':') ? (6 as const) : (4 as const),
+    }));
   };
 
 const names = resolver({

@@ -1,5 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
+import { ReceiverResolver, type ResolvedAddress } from './resolver.js';
 
 /** What an IP address is, as far as receiver addresses go. */
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved';
@@ -64,12 +64,8 @@ export interface ReceiverRules {
   allowLoopback: boolean;
 }
 
-type Resolve = (hostname: string) => Promise<LookupAddress[]>;
-
-const systemResolve: Resolve = (hostname) =>
-  new Promise((resolve, reject) =>
-    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
-  );
+/** Resolves a host name (see ReceiverResolver); rejects when it does not resolve now. */
+export type Resolve = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
 /** The host of a URL as an IP literal (IPv6 without brackets), or null for a name. */
 function literalHost(url: URL): string | null {
@@ -86,11 +82,12 @@ export class ReceiverRefused extends Error {
  * The receiver address rules: only http(s); addresses in private, loopback and link-local ranges only when the
  * server allows them; reserved ranges never. Checked when a subscription is made and again at each delivery,
  * where `lookup` vets the addresses a name resolves to at connection time, so DNS cannot change it in between.
+ * Both resolve names with the same `resolve` (by default a ReceiverResolver: c-ares, cached, bounded, timed out).
  */
 export class ReceiverPolicy {
   constructor(
     private readonly rules: ReceiverRules,
-    private readonly resolve: Resolve = systemResolve,
+    private readonly resolve: Resolve = new ReceiverResolver().resolve,
   ) {}
 
   /** Why an address may not receive deliveries, or null when it may. */
@@ -117,7 +114,7 @@ export class ReceiverPolicy {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'only http and https addresses';
     const literal = literalHost(parsed);
     if (literal) return this.refusal(literal);
-    let addresses: LookupAddress[];
+    let addresses: readonly ResolvedAddress[];
     try {
       addresses = await this.resolve(parsed.hostname);
     } catch {
@@ -143,15 +140,24 @@ export class ReceiverPolicy {
     options: { all?: boolean; family?: number },
     callback: (...args: unknown[]) => void,
   ): void => {
-    dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses) => {
-      if (error) return callback(error);
-      const allowed = addresses.filter(({ address }) => this.refusal(address) === null);
-      if (allowed.length === 0) {
-        const reason = this.refusal(addresses[0]!.address);
-        return callback(new ReceiverRefused(`receiver address refused: ${hostname} resolves to ${reason}`));
-      }
-      if (options.all) return callback(null, allowed);
-      return callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
+    this.resolve(hostname).then(
+      (resolved) => {
+        const { family } = options;
+        const addresses =
+          family === 4 || family === 6 ? resolved.filter((a) => a.family === family) : resolved;
+        if (addresses.length === 0) {
+          const error = new Error(`no IPv${family} address for ${hostname}`);
+          return callback(Object.assign(error, { code: 'ENOTFOUND' }));
+        }
+        const allowed = addresses.filter(({ address }) => this.refusal(address) === null);
+        if (allowed.length === 0) {
+          const reason = this.refusal(addresses[0]!.address);
+          return callback(new ReceiverRefused(`receiver address refused: ${hostname} resolves to ${reason}`));
+        }
+        if (options.all) return callback(null, allowed);
+        return callback(null, allowed[0]!.address, allowed[0]!.family);
+      },
+      (error) => callback(error),
+    );
   };
 }
