@@ -31,7 +31,7 @@ export async function startServer(
   options: ServerOptions = {},
 ): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, options);
   const shared = await openSharedState(config).catch(async (error) => {
     await storage.close();
     throw error;
