@@ -8,9 +8,10 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
- *          --skip-delivery --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth: leave out one of the
- *          parts that write their own section (bench/delivery.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs,
- *          auth.mjs); unless --scale-only, they run in that order after the two parts above
+ *          --skip-delivery --skip-create --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth: leave
+ *          out one of the parts that write their own section (bench/delivery.mjs, webhook-create.mjs, batch.mjs,
+ *          webhooks.mjs, cli.mjs, upload.mjs, auth.mjs); unless --scale-only, they run in that order after the two
+ *          parts above
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,7 @@ const { values: opts } = parseArgs({
     'skip-cli': { type: 'boolean', default: false },
     'skip-upload': { type: 'boolean', default: false },
     'skip-delivery': { type: 'boolean', default: false },
+    'skip-create': { type: 'boolean', default: false },
     'skip-auth': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
@@ -130,6 +132,7 @@ log(`\nWrote ${relative(root, out)}`);
 // `buildsOwn`: the part builds a package of its own (unless told not to); the others use what was built above.
 const separateParts = [
   { flag: 'skip-delivery', script: 'delivery.mjs', name: 'webhook delivery' },
+  { flag: 'skip-create', script: 'webhook-create.mjs', name: 'webhook creation' },
   { flag: 'skip-batch', script: 'batch.mjs', name: 'batch' },
   { flag: 'skip-webhooks', script: 'webhooks.mjs', name: 'webhook verification', buildsOwn: true },
   { flag: 'skip-cli', script: 'cli.mjs', name: 'CLI start-up', buildsOwn: true },

@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns';
 import { BATCH_BODY_LIMIT, parseAllowlistEntry } from '@dataplatform/contract';
 import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from './webhooks/schedule.js';
@@ -77,6 +78,10 @@ export interface ServerConfig {
   webhookPollInterval: number;
   /** Deliveries each instance sends at once. */
   webhookConcurrency: number;
+  /** DNS servers that resolve receivers' names (`192.0.2.53`, `[2001:db8::53]:53`); the system's when empty. */
+  webhookDnsServers: string[];
+  /** Longest a lookup of a receiver's name may take, in milliseconds. */
+  webhookDnsTimeout: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -186,7 +191,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       1,
       integer(env.DATAPLATFORM_WEBHOOK_CONCURRENCY, 32, 'DATAPLATFORM_WEBHOOK_CONCURRENCY'),
     ),
+    webhookDnsServers: dnsServers(env.DATAPLATFORM_WEBHOOK_DNS_SERVERS),
+    webhookDnsTimeout: Math.max(
+      1,
+      integer(env.DATAPLATFORM_WEBHOOK_DNS_TIMEOUT, 5000, 'DATAPLATFORM_WEBHOOK_DNS_TIMEOUT'),
+    ),
   };
+}
+
+function dnsServers(value: string | undefined): string[] {
+  const servers = list(value);
+  try {
+    // The resolver's own check of the addresses, so a typo stops the start instead of every lookup.
+    new Resolver().setServers(servers);
+  } catch {
+    throw new Error(
+      `DATAPLATFORM_WEBHOOK_DNS_SERVERS must list IP addresses, optionally with a port (192.0.2.53:53, [2001:db8::53]:53), got "${value}"`,
+    );
+  }
+  return servers;
 }
 
 function trustedProxies(value: string | undefined): string[] {

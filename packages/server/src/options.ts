@@ -17,4 +17,6 @@ export interface ServerOptions {
   usageFlushIntervalMs?: number;
   /** The clock of the webhook machinery (tests move it forward). */
   clock?: Clock;
+  /** PostgreSQL: how long this instance trusts an answer about a cluster's subscriptions (default 500 ms). */
+  presenceLeaseMs?: number;
 }

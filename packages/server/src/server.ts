@@ -33,7 +33,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   prepareDataDir(config.dataDir);
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, options);
   const shared = await openSharedState(config).catch(async (error) => {
     await storage.close();
     throw error;

@@ -20,6 +20,20 @@ describe('receiver address settings', () => {
     expect(loadConfig({ DATAPLATFORM_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate).toBe(true);
     expect(() => loadConfig({ DATAPLATFORM_WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toThrow(/true or false/);
   });
+
+  it('name the DNS servers of receivers by address, those of resolv.conf by default', () => {
+    expect(loadConfig({}).webhookDnsServers).toEqual([]);
+    expect(loadConfig({}).webhookDnsTimeout).toBe(5000);
+    const servers = '192.0.2.53, [2001:db8::53]:53,127.0.0.1:5353';
+    expect(loadConfig({ DATAPLATFORM_WEBHOOK_DNS_SERVERS: servers }).webhookDnsServers).toEqual([
+      '192.0.2.53',
+      '[2001:db8::53]:53',
+      '127.0.0.1:5353',
+    ]);
+    expect(() => loadConfig({ DATAPLATFORM_WEBHOOK_DNS_SERVERS: 'dns.example.com' })).toThrow(
+      /DATAPLATFORM_WEBHOOK_DNS_SERVERS must list IP addresses/,
+    );
+  });
 });
 
 describe.each(availableEngines())('receiver addresses on %s', (engine) => {
@@ -42,6 +56,12 @@ describe.each(availableEngines())('receiver addresses on %s', (engine) => {
     'http://[fe80::1]/hook',
     'http://[fd00::1]/hook',
     'http://224.0.0.1/hook',
+    // IPv4-compatible IPv6 (::/96), 6to4 and NAT64 carrying internal IPv4 addresses.
+    'http://[::169.254.169.254]/latest/meta-data',
+    'http://[::127.0.0.1]:8080/hook',
+    'http://[::a00:1]/hook',
+    'http://[2002:a9fe:a9fe::1]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/hook',
   ])('refuses %s with 400 validation_error', async (url) => {
     const res = await t.call('POST', '/api/v1/data/webhooks', { body: { url, events: ['*'] } });
     expect(res.status).toBe(400);

@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config.js';
+import type { ServerOptions } from '../options.js';
 import { openPostgresStorage } from './postgres/index.js';
 import { openSqliteStorage } from './sqlite/index.js';
 import type { Storage } from './types.js';
@@ -9,12 +10,17 @@ export type * from './types.js';
 export async function openStorage(
   config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'dataDir' | 'sqliteSynchronous'> &
     Partial<Pick<ServerConfig, 'sqliteMmapSize'>>,
+  options: Pick<ServerOptions, 'presenceLeaseMs'> = {},
 ): Promise<Storage> {
   if (config.databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
       throw new Error('DATABASE_URL must be a postgres:// or postgresql:// address');
     }
-    return openPostgresStorage({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+    return openPostgresStorage({
+      url: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      presenceLeaseMs: options.presenceLeaseMs,
+    });
   }
   return openSqliteStorage({
     dataDir: config.dataDir,

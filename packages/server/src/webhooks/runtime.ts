@@ -5,6 +5,7 @@ import { ReceiverPolicy } from './addresses.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeliveryDispatcher } from './dispatch.js';
 import { openSecretBox } from './encryption-key.js';
+import { ReceiverResolver } from './resolver.js';
 import { WebhookService } from './service.js';
 import { EventStreams } from './stream.js';
 import { DeliveryWorker } from './worker.js';
@@ -30,16 +31,23 @@ export async function openWebhooks(
     | 'webhookRetrySchedule'
     | 'webhookPollInterval'
     | 'webhookConcurrency'
+    | 'webhookDnsServers'
+    | 'webhookDnsTimeout'
   >,
   storage: Storage,
   log: FastifyBaseLogger,
   clock: Clock = systemClock,
 ): Promise<WebhookRuntime> {
   const box = await openSecretBox(config, storage, log);
-  const policy = new ReceiverPolicy({
-    allowPrivate: config.webhookAllowPrivate,
-    allowLoopback: config.webhookAllowLoopback,
+  // One resolver for the create-time check and the connections' lookups, so both see the same answers.
+  const resolver = new ReceiverResolver({
+    servers: config.webhookDnsServers,
+    timeoutMs: config.webhookDnsTimeout,
   });
+  const policy = new ReceiverPolicy(
+    { allowPrivate: config.webhookAllowPrivate, allowLoopback: config.webhookAllowLoopback },
+    resolver.resolve,
+  );
   const service = new WebhookService(storage, policy, box, clock);
   const streams = new EventStreams(storage, service);
   const dispatcher = new DeliveryDispatcher(policy);

@@ -26,6 +26,8 @@ export interface PostgresOptions {
   url: string;
   /** Connections per server instance. */
   poolSize?: number;
+  /** How long an answer about a cluster's subscriptions is trusted (SubscriptionPresence; default 500 ms). */
+  presenceLeaseMs?: number;
 }
 
 /** Connects to PostgreSQL, runs pending migrations, and returns the storage. */
@@ -43,7 +45,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     throw error;
   }
   const idempotency = new PostgresIdempotency(sql);
-  const presence = new SubscriptionPresence(sql);
+  const presence = new SubscriptionPresence(sql, options.presenceLeaseMs);
   const outbox = new PostgresOutbox(sql, presence);
   return {
     engine: 'postgres',

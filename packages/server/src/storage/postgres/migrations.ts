@@ -287,6 +287,30 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE webhook_subscriptions ADD COLUMN delivery TEXT NOT NULL DEFAULT 'http'
     CHECK (delivery IN ('http', 'stream'));
   `,
+  `
+  -- Until when some instance may go on trusting that a cluster has no active subscription: recorded before that
+  -- answer is read, and read under the same row lock by each create of a subscription, which waits for it
+  -- (storage/postgres/presence.ts).
+  CREATE TABLE webhook_presence_leases (
+    cluster_id TEXT PRIMARY KEY,
+    absent_until TIMESTAMPTZ NOT NULL
+  );
+  -- Whether the cluster has an active subscription; when it seems to have none, the caller's lease is recorded
+  -- first and the question asked again. Each statement of a VOLATILE function reads a fresh snapshot (READ
+  -- COMMITTED), so the last one sees every create that held the lease row before the upsert got it.
+  CREATE FUNCTION webhook_presence(p_cluster TEXT, p_lease_ms INTEGER) RETURNS BOOLEAN
+  LANGUAGE plpgsql VOLATILE AS $$
+  BEGIN
+    IF EXISTS (SELECT 1 FROM webhook_subscriptions WHERE cluster_id = p_cluster AND active) THEN
+      RETURN true;
+    END IF;
+    INSERT INTO webhook_presence_leases AS l (cluster_id, absent_until)
+    VALUES (p_cluster, clock_timestamp() + p_lease_ms * interval '1 millisecond')
+    ON CONFLICT (cluster_id) DO UPDATE SET absent_until = GREATEST(l.absent_until, EXCLUDED.absent_until);
+    RETURN EXISTS (SELECT 1 FROM webhook_subscriptions WHERE cluster_id = p_cluster AND active);
+  END
+  $$;
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

@@ -3,7 +3,7 @@ import type { Sql } from 'postgres';
 
 /** How long an instance trusts what it last read about a cluster's subscriptions. */
 export const PRESENCE_LEASE_MS = 500;
-/** Slack on top of the lease before a new subscription is acknowledged (timer and scheduling delays). */
+/** Slack on top of a recorded lease (timer and scheduling delays, clock rates). */
 export const PRESENCE_MARGIN_MS = 50;
 
 interface Entry {
@@ -15,11 +15,27 @@ interface Entry {
 
 /**
  * Whether a cluster has active subscriptions, so that writes of clusters without any skip the outbox entirely
- * (the single-statement write stays one round trip). Other instances create subscriptions too, so an answer
- * is trusted for PRESENCE_LEASE_MS from the moment its query was sent, and creating a subscription waits that
- * long (plus a margin) after its commit before it is acknowledged: a write that starts after the
- * acknowledgement, on any instance, either uses an answer read after the commit, which saw the subscription,
- * or reads again. Writes under load refresh the answer in the background, so they rarely wait for it.
+ * (the single-statement write stays one round trip). An answer is trusted for the lease from the moment its query
+ * was sent, and writes under load refresh it in the background, so they rarely wait for it.
+ *
+ * Other instances create subscriptions too. The guarantee: a write that starts after a create was acknowledged,
+ * on any instance, captures the create's events.
+ * - A "present" answer is always safe: the write then reads the real subscription list inside its transaction
+ *   (outbox.ts), in a statement sent after the write started, whose snapshot (READ COMMITTED) has every create
+ *   acknowledged before.
+ * - An "absent" answer is the danger, so it is recorded: `webhook_presence(cluster, lease)` (a plpgsql function,
+ *   one round trip) first asks whether an active subscription exists; when none does, it upserts the cluster's
+ *   row of `webhook_presence_leases` to at least now + lease + margin, which takes the row's lock, and then asks
+ *   again in a new statement, with a new snapshot. A create (webhooks.ts) takes the same row's lock, by an upsert
+ *   in the statement that inserts the subscription, holds it until that commits, and waits until the
+ *   `absent_until` it read before it is acknowledged (usually no wait: that time has passed). For any recorded
+ *   read R and create C, one of the two got the lock first:
+ *   - C first: R's upsert waits until C commits, so R's second question sees C's subscription: "present".
+ *   - R first: C's upsert waits until R's transaction commits, then reads R's lease (or a later one: the value
+ *     only grows), so C is acknowledged only after the instance that read "absent" stopped trusting it, since
+ *     its trust started before its query was sent and the recorded lease started after.
+ *   Durations are compared on one clock, the database's (clock_timestamp()), so instances' clocks may differ.
+ * Deletions need nothing: a stale "present" only costs a read of the list.
  */
 export class SubscriptionPresence {
   private readonly entries = new Map<string, Entry>();
@@ -50,16 +66,11 @@ export class SubscriptionPresence {
     this.entries.delete(clusterId);
   }
 
-  /** How long a new subscription waits after its commit before it is acknowledged. */
-  get acknowledgementDelayMs(): number {
-    return this.leaseMs + PRESENCE_MARGIN_MS;
-  }
-
   private refresh(clusterId: string): Promise<boolean> {
     const checkedAt = performance.now();
     const previous = this.entries.get(clusterId);
     const refreshing = this.sql<{ present: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE cluster_id = ${clusterId} AND active) AS present`
+      SELECT webhook_presence(${clusterId}, ${this.leaseMs + PRESENCE_MARGIN_MS}) AS present`
       .execute()
       .then(([row]) => {
         const present = row!.present;

@@ -13,14 +13,26 @@ export class PostgresWebhooks implements WebhookStore {
     private readonly presence: SubscriptionPresence,
   ) {}
 
-  /** Resolves once every instance's writes capture events for the new subscription (see SubscriptionPresence). */
+  /**
+   * Resolves once every instance's writes capture events for the new subscription: the insert takes the lock of
+   * the cluster's presence lease in the same statement, and the create waits until no instance may still trust
+   * an answer "no subscription" read before it (usually no wait at all; see SubscriptionPresence).
+   */
   async create(s: NewSubscription): Promise<void> {
-    await this.sql`
-      INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
-      VALUES (${s.id}, ${s.clusterId}, ${s.url}, ${this.sql.json(s.events as string[])}, ${s.collection},
-              ${s.delivery}, ${s.secret}, ${s.createdAt})`;
+    const [lease] = await this.sql<{ waitMs: number }[]>`
+      WITH lease AS (
+        INSERT INTO webhook_presence_leases AS l (cluster_id, absent_until) VALUES (${s.clusterId}, 'epoch')
+        ON CONFLICT (cluster_id) DO UPDATE SET absent_until = l.absent_until
+        RETURNING absent_until
+      ), created AS (
+        INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
+        VALUES (${s.id}, ${s.clusterId}, ${s.url}, ${this.sql.json(s.events as string[])}, ${s.collection},
+                ${s.delivery}, ${s.secret}, ${s.createdAt})
+      )
+      SELECT GREATEST(0, ceil(extract(epoch FROM absent_until - clock_timestamp()) * 1000))::integer AS "waitMs"
+      FROM lease`;
     this.presence.markPresent(s.clusterId);
-    await sleep(this.presence.acknowledgementDelayMs);
+    if (lease!.waitMs > 0) await sleep(lease!.waitMs);
   }
 
   async list(clusterId: string): Promise<SubscriptionRecord[]> {
