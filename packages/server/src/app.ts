@@ -84,7 +84,7 @@ export async function buildApp(
     // One logger for every request instead of a child per request; failures log their request id themselves.
     childLoggerFactory: (logger) => logger,
     bodyLimit: config.bodyLimit,
-    maxParamLength: MAX_PATH_SEGMENT,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     // Refusals that come before a route or hook runs still answer in the API's error shape, with a request id.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
