@@ -8,10 +8,10 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
- *          --skip-delivery --skip-create --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth: leave
- *          out one of the parts that write their own section (bench/delivery.mjs, webhook-create.mjs, batch.mjs,
- *          webhooks.mjs, cli.mjs, upload.mjs, auth.mjs); unless --scale-only, they run in that order after the two
- *          parts above
+ *          --skip-delivery --skip-create --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth
+ *          --skip-pgpool: leave out one of the parts that write their own section (bench/delivery.mjs,
+ *          webhook-create.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs, auth.mjs, pg-pool.mjs); unless
+ *          --scale-only, they run in that order after the two parts above
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +46,7 @@ const { values: opts } = parseArgs({
     'skip-delivery': { type: 'boolean', default: false },
     'skip-create': { type: 'boolean', default: false },
     'skip-auth': { type: 'boolean', default: false },
+    'skip-pgpool': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -139,6 +140,7 @@ const separateParts = [
   // `dp upload` of a million documents: it needs the CLI, which the CLI part has just built unless skipped.
   { flag: 'skip-upload', script: 'upload.mjs', name: 'upload', buildsOwn: true, builtBy: 'skip-cli' },
   { flag: 'skip-auth', script: 'auth.mjs', name: 'key-authentication' },
+  { flag: 'skip-pgpool', script: 'pg-pool.mjs', name: 'PostgreSQL pool' },
 ];
 if (!opts['scale-only']) {
   for (const part of separateParts) {
