@@ -60,11 +60,18 @@ export {
   BadRequestError,
   ConflictError,
   DataPlatformError,
+  HeadersTooLargeError,
   InternalServerError,
+  MethodNotAllowedError,
+  type NoAnswerOptions,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  PreconditionRequiredError,
   RateLimitError,
+  RequestTimeoutError,
+  UnsupportedMediaTypeError,
+  URITooLongError,
 } from './core/error.js';
 export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { ServerSentEvent } from './internal/event-stream.js';
