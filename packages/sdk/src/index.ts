@@ -47,7 +47,7 @@ export type {
   WebhookSecretRotationRecord,
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
-} from '@dataplatform/contract';
+} from './contract-types.js';
 export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@dataplatform/contract';
+import type { ErrorCode } from '../contract-types.js';
 
 /** Base class of every error this SDK throws. */
 export class DataPlatformError extends Error {

@@ -8,7 +8,7 @@ import type {
   WebhookSecretRotationRecord,
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
-} from '@dataplatform/contract';
+} from '../contract-types.js';
 import type { verifyAsync } from '@dataplatform/webhooks';
 import type { APIPromise } from '../core/api-promise.js';
 import { DataPlatformError } from '../core/error.js';
