@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export type {
   ActivityEntry,
   ApiKey,
@@ -48,7 +49,6 @@ export type {
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
 } from './contract-types.js';
-export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export {
   APIConnectionError,

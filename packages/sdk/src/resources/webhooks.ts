@@ -1,3 +1,4 @@
+import type { verifyAsync } from '@dataplatform/webhooks';
 import type {
   DeletedResponse,
   WebhookAttemptRecord,
@@ -9,7 +10,6 @@ import type {
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
 } from '../contract-types.js';
-import type { verifyAsync } from '@dataplatform/webhooks';
 import type { APIPromise } from '../core/api-promise.js';
 import { DataPlatformError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
