@@ -1,10 +1,10 @@
 // Writes src/contract-types.ts: the contract's types the SDK uses, written out as plain TypeScript. The published
 // SDK then needs neither the contract nor zod, not even for its declarations. With --check, fails when stale.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { writeGenerated } from '../../../scripts/generated-file.js';
 
 /** The contract's types that the SDK's API names; types they refer to are added as they are found. */
 const NAMES = [
@@ -133,17 +133,4 @@ function format(source: string): string {
   });
 }
 
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {}
-  if (current !== text) {
-    console.error('packages/sdk/src/contract-types.ts is stale: run `pnpm codegen` and commit the result.');
-    process.exit(1);
-  }
-  console.log('contract-types.ts is up to date');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeGenerated(target, text, 'packages/sdk/src/contract-types.ts');
