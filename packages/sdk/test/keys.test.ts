@@ -99,7 +99,7 @@ describe('client.robots', () => {
     const { key, secret } = await client.robots.keys.create(robot._id, { name: 'k', scopes: ['data:write'] });
     expect((await client.robots.keys.list(robot._id)).data).toEqual([key]);
     expect((await client.keys.list()).data).toEqual([]);
-    // A key that may write but not read gets a receipt of the write, not the document.
+    // A key that may write but not read gets the stored document's system fields back, not its content.
     const receipt = await withKey(secret).data.create('orders', { a: 1 });
     expect(Object.keys(receipt).sort()).toEqual(['_createdAt', '_id', '_updatedAt']);
 
