@@ -2,7 +2,9 @@ import {
   batchRoutes,
   effectiveScopes,
   mayReadDocuments,
+  type RateTier,
   type RouteDefinition,
+  rateTierOf,
   routes,
   SCOPES,
   writeReceipt,
@@ -15,6 +17,7 @@ import { DocumentStore } from './document-store.js';
 import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
 import { type AddKeyOptions, KeyRing, MOCK_API_KEY, type MockKey } from './keys.js';
+import { clusterOf, type ManagedKey } from './managed-keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
 import {
@@ -26,6 +29,9 @@ import {
   readStreamText,
 } from './request-input.js';
 import { WebhookStore } from './webhook-store.js';
+
+/** The longest path segment the server's router accepts (percent-encoded); longer is 414 `uri_too_long`. */
+const MAX_PATH_SEGMENT = 2048;
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -95,7 +101,19 @@ function authorize(
   const token = sessionTokenOf(request);
   if (token === null) return { ...state.keys.authorize(request, route, clientOf(request).ip), session: null };
   const session = state.accounts.verify(token);
-  return { scopes: route.auth === 'data' ? EVERY_SCOPE : new Set(), session, headers: {} };
+  if (route.auth !== 'data') return { scopes: new Set(), session, headers: {} };
+  // The user acts on their own cluster: naming any other is 403, whether it exists or not.
+  const cluster = request.headers.get('x-cluster-id')?.trim();
+  if (cluster && cluster !== clusterOf(session.userId))
+    throw new ApiError('forbidden', 'No cluster of yours has this id');
+  const headers = state.keys.countUser(session.userId, userTier(state, session.userId));
+  return { scopes: EVERY_SCOPE, session, headers };
+}
+
+/** The rate-limit tier of a user's plan, as the server reads it from the billing account. */
+function userTier(state: MockState, userId: string): RateTier {
+  const billing = state.accounts.billing(userId);
+  return rateTierOf({ plan: billing.plan, trialExpiresAt: billing.trialExpiresAt, enterprise: false });
 }
 
 function operationFor(route: RouteDefinition): Operation {
@@ -187,7 +205,9 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
     // The RateLimit-* headers of the key, once authorization counted the request: every later answer carries them.
     let limits: Record<string, string> = {};
     try {
-      // A URL carrying U+0000 is refused before anything else, as on the server.
+      // The router's refusals come before anything else, as on the server: an over-long segment, then U+0000.
+      if (new URL(request.url).pathname.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT))
+        throw new ApiError('uri_too_long', `A path segment is longer than ${MAX_PATH_SEGMENT} characters`);
       if (request.url.includes('%00'))
         throw new ApiError('validation_error', 'The URL carries U+0000 (%00), which no value may contain');
       // Authentication and authorization come before any validation, as on the server.
@@ -267,6 +287,8 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     jobs: new JobLedger(),
     webhooks: new WebhookStore(),
   };
+  state.keys.tierOf = (key) =>
+    'owner' in key ? userTier(state, (key as ManagedKey).owner.userId) : undefined;
   state.documents.onChange((change) => state.webhooks.capture(change));
   state.accounts.devices.configure({ baseUrl, ...options.deviceSignIn });
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
