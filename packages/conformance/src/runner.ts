@@ -126,8 +126,9 @@ async function send(
     body,
     redirect: 'manual',
   });
-  if (request.stream) {
-    await response.body?.cancel();
+  // A stream is left once its headers are read; an error answer to it is plain JSON, read as any other.
+  if (request.stream && response.status < 400) {
+    void response.body?.cancel().catch(() => {});
     return { status: response.status, headers: response.headers, body: undefined };
   }
   const text = await response.text();

@@ -192,6 +192,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
           scopes,
           account: { model: state.accounts, session, client: clientOf(request) },
           jobs: state.jobs,
+          userId: session?.userId ?? (authenticated.key as ManagedKey | undefined)?.owner?.userId ?? null,
           ...(streamText === undefined
             ? {}
             : { stream: { text: streamText, contentType: request.headers.get('content-type') } }),

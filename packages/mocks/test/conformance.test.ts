@@ -11,7 +11,7 @@ const server = setupServer(...mocks.handlers);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
-describe('the conformance cases of spec/conformance', () => {
+describe.concurrent('the conformance cases of spec/conformance', () => {
   for (const { id, case: testCase } of loadCases()) {
     const skip = testCase.skip?.mocks;
     it.skipIf(skip !== undefined)(`${id}: ${testCase.title}`, () =>

@@ -5,11 +5,14 @@ import { forEachEngine } from './helpers.js';
 // Loopback is a trusted proxy here, so cases can speak from another address with X-Forwarded-For.
 forEachEngine(
   (t) => {
-    describe('the conformance cases of spec/conformance', () => {
+    describe.concurrent('the conformance cases of spec/conformance', () => {
       for (const { id, case: testCase } of loadCases()) {
         const skip = testCase.skip?.server;
-        it.skipIf(skip !== undefined)(`${id}: ${testCase.title}`, () =>
-          runCase(testCase, { name: 'server', baseUrl: t().url }),
+        it.skipIf(skip !== undefined)(
+          `${id}: ${testCase.title}`,
+          () => runCase(testCase, { name: 'server', baseUrl: t().url }),
+          // Failed sign-ins slow down on purpose, and sign-ups hash passwords with scrypt.
+          60_000,
         );
       }
     });
