@@ -44,6 +44,17 @@ function refusal(
   };
 }
 
+/** A generated case: its title, steps and setup, marked as written by `pnpm codegen`. */
+function generated(title: string, steps: Step[], setup?: Case['setup']): Case {
+  return {
+    $schema: '../case.schema.json',
+    title,
+    description: 'Generated from the route table by packages/conformance (`pnpm codegen`); do not edit.',
+    ...(setup ? { setup } : {}),
+    steps,
+  };
+}
+
 /** A scope no data route asks for: what a key without the route's scope holds. */
 const NARROW_SCOPE = SCOPES.find((scope) =>
   routes.every(
@@ -55,6 +66,19 @@ const NARROW_SCOPE = SCOPES.find((scope) =>
 )!;
 
 const jsonBodyRoutes = () => routes.filter((route) => route.body !== undefined && !route.streamBody);
+
+/** The user signs out, then calls each route with the ended session: 401 `session_expired`. */
+function endedSession(of: readonly RouteDefinition[]): Step[] {
+  const signOut: Step = {
+    title: 'sign out',
+    request: { method: 'POST', path: '/api/auth/logout', auth: 'user' },
+    expect: { status: 200 },
+  };
+  return [
+    signOut,
+    ...of.map((route) => refusal(route, 'an ended session', { auth: 'user' }, 401, 'session_expired')),
+  ];
+}
 
 /** Data routes: no credential, a paused key, a key without the scope, another cluster, an ended session. */
 function dataCredentials(): Case {
@@ -83,46 +107,28 @@ function dataCredentials(): Case {
       ),
     );
   }
-  steps.push({
-    title: 'sign out',
-    request: { method: 'POST', path: '/api/auth/logout', auth: 'user' },
-    expect: { status: 200 },
-  });
-  for (const route of data)
-    steps.push(refusal(route, 'an ended session', { auth: 'user' }, 401, 'session_expired'));
-  return {
-    $schema: '../case.schema.json',
-    title:
-      'Every data route refuses a missing credential, a paused key, a key without its scope, a cluster not the caller’s and an ended session',
-    description: 'Generated from the route table by packages/conformance (`pnpm codegen`); do not edit.',
-    setup: [
+  steps.push(...endedSession(data));
+  return generated(
+    'Every data route refuses a missing credential, a paused key, a key without its scope, a cluster not the caller’s and an ended session',
+    steps,
+    [
       { account: 'user' },
       { key: 'paused', owner: 'user', scopes: ['data:read'] },
       { key: 'narrow', owner: 'user', scopes: [NARROW_SCOPE] },
     ],
-    steps,
-  };
+  );
 }
 
 /** Session routes: no credential, then an ended session. */
 function sessionCredentials(): Case {
   const session = routes.filter((route) => route.auth === 'session');
   const steps: Step[] = session.map((route) => refusal(route, 'no credential', {}, 401, 'unauthorized'));
-  steps.push({
-    title: 'sign out',
-    request: { method: 'POST', path: '/api/auth/logout', auth: 'user' },
-    expect: { status: 200 },
-  });
-  for (const route of session)
-    steps.push(refusal(route, 'an ended session', { auth: 'user' }, 401, 'session_expired'));
-  return {
-    $schema: '../case.schema.json',
-    title:
-      'Every account route that needs a session refuses a missing credential and an ended session with 401',
-    description: 'Generated from the route table by packages/conformance (`pnpm codegen`); do not edit.',
-    setup: [{ account: 'user' }],
+  steps.push(...endedSession(session));
+  return generated(
+    'Every account route that needs a session refuses a missing credential and an ended session with 401',
     steps,
-  };
+    [{ account: 'user' }],
+  );
 }
 
 /** Routes with a JSON body: malformed JSON, another media type, a body past the limit. */
@@ -159,14 +165,11 @@ function bodies(): Case {
       ),
     );
   }
-  return {
-    $schema: '../case.schema.json',
-    title:
-      'Every route with a JSON body refuses malformed JSON (400), another media type (415) and a body past its limit (413)',
-    description: 'Generated from the route table by packages/conformance (`pnpm codegen`); do not edit.',
-    setup: [{ account: 'user' }],
+  return generated(
+    'Every route with a JSON body refuses malformed JSON (400), another media type (415) and a body past its limit (413)',
     steps,
-  };
+    [{ account: 'user' }],
+  );
 }
 
 /** Routes with path parameters: a segment past 2048 characters, refused before anything else. */
@@ -178,13 +181,10 @@ function longSegments(): Case {
       request: { method: route.method, path: pathOf(route, LONG_SEGMENT) },
       expect: { status: 414, code: 'uri_too_long' },
     }));
-  return {
-    $schema: '../case.schema.json',
-    title:
-      'Every route with a path parameter refuses a segment past 2048 characters with 414, before it looks at credentials',
-    description: 'Generated from the route table by packages/conformance (`pnpm codegen`); do not edit.',
+  return generated(
+    'Every route with a path parameter refuses a segment past 2048 characters with 414, before it looks at credentials',
     steps,
-  };
+  );
 }
 
 /** Every route: a URL carrying U+0000 (`%00`) is refused before anything else. */
@@ -194,13 +194,10 @@ function nulInUrl(): Case {
     request: { method: route.method, path: `${pathOf(route)}?q=%00` },
     expect: { status: 400, code: 'validation_error' },
   }));
-  return {
-    $schema: '../case.schema.json',
-    title:
-      'Every route refuses a URL that carries U+0000 with 400 validation_error, before it looks at credentials',
-    description: 'Generated from the route table by packages/conformance (`pnpm codegen`); do not edit.',
+  return generated(
+    'Every route refuses a URL that carries U+0000 with 400 validation_error, before it looks at credentials',
     steps,
-  };
+  );
 }
 
 /** The generated cases by file name (without `.json`), as written under spec/conformance/generic. */

@@ -12,7 +12,7 @@ forEachEngine(
           `${id}: ${testCase.title}`,
           () => runCase(testCase, { name: 'server', baseUrl: t().url }),
           // Failed sign-ins slow down on purpose, and sign-ups hash passwords with scrypt.
-          60_000,
+          120_000,
         );
       }
     });
