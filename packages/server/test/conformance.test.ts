@@ -11,8 +11,8 @@ forEachEngine(
         it.skipIf(skip !== undefined)(
           `${id}: ${testCase.title}`,
           () => runCase(testCase, { name: 'server', baseUrl: t().url }),
-          // Failed sign-ins slow down on purpose, and sign-ups hash passwords with scrypt.
-          120_000,
+          // A budget, not a measure: failed sign-ins slow down on purpose, and every sign-up runs scrypt.
+          300_000,
         );
       }
     });
