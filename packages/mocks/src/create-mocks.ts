@@ -237,6 +237,35 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
   }
 }
 
+/** True when every segment of the path decodes as UTF-8 percent-encoding. */
+function decodes(pathname: string): boolean {
+  try {
+    for (const segment of pathname.split('/')) decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A first handler that answers a path that does not decode (`%ff`) with 400 `validation_error`, as the server's
+ * router does; a RegExp, because MSW's own path matching would throw on it before any handler ran.
+ */
+function malformedPathHandler(baseUrl: string): RequestHandler {
+  const escaped = baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return http.all(new RegExp(`^${escaped}/`), ({ request }) => {
+    if (decodes(new URL(request.url).pathname)) return undefined;
+    const error = new ApiError(
+      'validation_error',
+      'The URL is malformed: its path does not decode as UTF-8',
+      {
+        in: 'path',
+      },
+    );
+    return toResponse(errorAnswer(error), requestIdOf(request));
+  });
+}
+
 /**
  * For each path of the contract, a last handler that answers a method the path does not have with 405
  * `method_not_allowed` and `Allow`, as the server does (HEAD comes with GET there, so it is left to others).
@@ -295,6 +324,7 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: [
+      malformedPathHandler(baseUrl),
       ...ordered.map((route) => handlerFor(route, baseUrl, state)),
       ...methodNotAllowedHandlers(baseUrl),
     ],
