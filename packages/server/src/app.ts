@@ -1,3 +1,4 @@
+import { routes } from '@dataplatform/contract';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AuthLimiter } from './auth/auth-limits.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -12,24 +13,26 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/protocol-errors.js';
+import { serveRoutes } from './http/register-route.js';
 import { requestIdOf } from './http/request-id.js';
 import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
-import { registerAuth } from './routes/auth.js';
-import { registerBatch } from './routes/batch.js';
-import { registerData } from './routes/data.js';
-import { registerDeviceSignIn } from './routes/device.js';
+import { authHandlers } from './routes/auth.js';
+import { batchHandlers } from './routes/batch.js';
+import { dataHandlers } from './routes/data.js';
+import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
-import { registerJobs } from './routes/jobs.js';
-import { registerKeys } from './routes/keys.js';
-import { registerLogs } from './routes/logs.js';
+import { isIpGuarded } from './routes/ip-guarded.js';
+import { jobHandlers } from './routes/jobs.js';
+import { keyHandlers } from './routes/keys.js';
+import { logsHandlers } from './routes/logs.js';
 import { registerPages } from './routes/pages.js';
-import { registerSettings } from './routes/settings.js';
-import { registerExternalSignIn } from './routes/sign-in.js';
-import { registerSql } from './routes/sql.js';
-import { registerWebauthn } from './routes/webauthn.js';
-import { registerWebhooks } from './routes/webhooks.js';
+import { settingsHandlers } from './routes/settings.js';
+import { signInHandlers } from './routes/sign-in.js';
+import { sqlHandlers } from './routes/sql.js';
+import { webauthnHandlers } from './routes/webauthn.js';
+import { webhookHandlers } from './routes/webhooks.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
@@ -44,6 +47,7 @@ import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { RobotService } from './services/robots.js';
 import { SettingsService } from './services/settings.js';
+import { SqlService } from './services/sql.js';
 import { UsageRecorder } from './services/usage-recorder.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
@@ -120,15 +124,9 @@ export async function buildApp(
     : new Authenticator(storage, limiter, sessions);
   const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
   registerUsageRecording(app, usage);
-  registerData(app, auth, new DocumentService(storage));
-  registerSql(app, auth, storage);
   const planner = new BatchPlanner(config.bodyLimit);
   app.addHook('onClose', () => planner.close());
-  registerBatch(app, auth, new BatchService(storage, planner), config.batchBodyLimit);
 
-  // Dashboard and account routes: `sessions.requireSession` refuses API keys; `ipAllowlist` guards sensitive ones.
-  const requireSession = sessions.requireSession;
-  const ipAllowlist = enforceIpAllowlist(storage);
   const authLimiter = new AuthLimiter(config.authLimits, shared?.redis);
   const activity = new ActivityLog(storage);
   const mailer = createMailer(config);
@@ -136,13 +134,7 @@ export async function buildApp(
     (config.appUrl ?? ownUrl(app)).replace(/\/+$/, ''),
   );
   const accounts = new AccountService(storage, sessions, authLimiter, activity);
-  registerAuth(app, { accounts, resets, requireSession, ipAllowlist });
   const publicUrl = () => (config.publicUrl ?? ownUrl(app)).replace(/\/+$/, '');
-  registerExternalSignIn(
-    app,
-    new ExternalSignIn(config.identityProviders, storage, accounts, publicUrl),
-    () => publicUrl().startsWith('https:'),
-  );
   const relyingParty = () => {
     const origin = new URL(publicUrl());
     return {
@@ -151,31 +143,52 @@ export async function buildApp(
       name: 'dataplatform',
     };
   };
-  registerWebauthn(app, new PasskeyService(storage, accounts, activity, relyingParty), requireSession);
-  registerDeviceSignIn(
-    app,
-    new DeviceSignIn(storage, accounts, authLimiter, config.deviceSignIn, publicUrl),
-    requireSession,
-  );
   registerPages(app, config.identityProviders);
-  registerSettings(app, new SettingsService(storage, activity), requireSession, ipAllowlist);
-  registerLogs(app, activity, requireSession);
   const keys = new KeyService(storage);
-  registerKeys(app, { keys, robots: new RobotService(storage, keys) }, requireSession, ipAllowlist);
-  registerJobs(
-    app,
-    auth,
-    { imports: new ImportService(storage), jobs: new JobService(storage), maxRowBytes: config.bodyLimit },
-    requireSession,
-  );
   app.addHook('onClose', async () => {
     await resets.drain();
     mailer.close();
   });
   const webhooks = await openWebhooks(config, storage, app.log, options.clock);
   app.decorate('webhooks', webhooks);
-  registerWebhooks(app, auth, webhooks.service, webhooks.streams);
+  app.addHook('preClose', (done) => {
+    webhooks.streams.closeAll();
+    done();
+  });
   app.addHook('onClose', async () => webhooks.close());
+
+  // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
+  const ipAllowlist = enforceIpAllowlist(storage);
+  serveRoutes(
+    app,
+    routes,
+    {
+      ...dataHandlers(new DocumentService(storage)),
+      ...sqlHandlers(new SqlService(storage)),
+      ...batchHandlers(new BatchService(storage, planner)),
+      ...jobHandlers({
+        imports: new ImportService(storage),
+        jobs: new JobService(storage),
+        maxRowBytes: config.bodyLimit,
+      }),
+      ...authHandlers({ accounts, resets }),
+      ...deviceHandlers(new DeviceSignIn(storage, accounts, authLimiter, config.deviceSignIn, publicUrl)),
+      ...signInHandlers(new ExternalSignIn(config.identityProviders, storage, accounts, publicUrl), () =>
+        publicUrl().startsWith('https:'),
+      ),
+      ...webauthnHandlers(new PasskeyService(storage, accounts, activity, relyingParty)),
+      ...settingsHandlers(new SettingsService(storage, activity)),
+      ...logsHandlers(activity),
+      ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
+      ...webhookHandlers(webhooks.service, webhooks.streams),
+    },
+    {
+      auth,
+      requireSession: sessions.requireSession,
+      guardsOf: (route) => (isIpGuarded(route) ? [ipAllowlist] : []),
+      ownBodyLimit: config.batchBodyLimit,
+    },
+  );
   return app;
 }
 

@@ -1,20 +1,9 @@
-import type { ApiKeyUsageQuery, RouteDefinition } from '@dataplatform/contract';
-import { keysRoutes, robotsRoutes } from '@dataplatform/contract';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { z } from 'zod';
+import type { keysRoutes, robotsRoutes } from '@dataplatform/contract';
+import type { FastifyRequest } from 'fastify';
+import type { RouteHandlers } from '../http/route-call.js';
 import type { KeyService } from '../services/keys.js';
 import type { RobotService } from '../services/robots.js';
 import type { KeyOwner } from '../storage/types.js';
-import {
-  type AccountCall,
-  type AccountHandler,
-  type ExtraHooks,
-  registerAccountRoutes,
-} from './account-routes.js';
-
-type KeyRouteId = (typeof keysRoutes)[number]['id'];
-type RobotRouteId = (typeof robotsRoutes)[number]['id'];
-type IdCall = AccountCall<unknown, z.output<typeof ApiKeyUsageQuery>>;
 
 /** The services behind the key and robot routes. */
 export interface KeyRoutesServices {
@@ -23,40 +12,31 @@ export interface KeyRoutesServices {
 }
 
 /**
- * Registers `/api/keys/*` (the signed-in user's own keys) and `/api/robots/*` (robots and their keys). Session
- * token only; every one of them is also subject to the account's IP allowlist, as keys are what reach the data.
+ * `/api/keys/*` (the signed-in user's own keys) and `/api/robots/*` (robots and their keys). Session token only;
+ * every one of them is also behind the account's IP allowlist (`ip-guarded.ts`), as keys are what reach the data.
  */
-export function registerKeys(
-  app: FastifyInstance,
-  { keys, robots }: KeyRoutesServices,
-  requireSession: onRequestHookHandler,
-  ipAllowlist: onRequestHookHandler,
-): void {
-  const keyHandlers: Record<KeyRouteId, AccountHandler> = {
-    'keys.create': ({ request }) => keys.create(ownerOf(request), request.body),
+export function keyHandlers({
+  keys,
+  robots,
+}: KeyRoutesServices): RouteHandlers<typeof keysRoutes | typeof robotsRoutes> {
+  return {
+    'keys.create': ({ request, body }) => keys.createChecked(ownerOf(request), body),
     'keys.list': ({ request }) => keys.list(ownerOf(request)),
-    'keys.get': ({ request }) => keys.get(ownerOf(request), idOf(request)),
-    'keys.pause': ({ request }) => keys.pause(ownerOf(request), idOf(request)),
-    'keys.resume': ({ request }) => keys.resume(ownerOf(request), idOf(request)),
-    'keys.rotate': ({ request }) => keys.rotate(ownerOf(request), idOf(request)),
-    'keys.delete': ({ request }) => keys.delete(ownerOf(request), idOf(request)),
-    'keys.usage': ({ request, query }: IdCall) => keys.usage(ownerOf(request), idOf(request), query),
-  };
-  const robotHandlers: Record<RobotRouteId, AccountHandler> = {
-    'robots.create': ({ request }) => robots.create(userOf(request), request.body),
+    'keys.get': ({ request, params }) => keys.get(ownerOf(request), params.id),
+    'keys.pause': ({ request, params }) => keys.pause(ownerOf(request), params.id),
+    'keys.resume': ({ request, params }) => keys.resume(ownerOf(request), params.id),
+    'keys.rotate': ({ request, params }) => keys.rotate(ownerOf(request), params.id),
+    'keys.delete': ({ request, params }) => keys.delete(ownerOf(request), params.id),
+    'keys.usage': ({ request, params, query }) => keys.usagePage(ownerOf(request), params.id, query),
+    'robots.create': ({ request, body }) => robots.createChecked(userOf(request), body),
     'robots.list': ({ request }) => robots.list(userOf(request)),
-    'robots.get': ({ request }) => robots.get(userOf(request), idOf(request)),
-    'robots.delete': ({ request }) => robots.delete(userOf(request), idOf(request)),
-    'robots.keys.create': ({ request }) => robots.createKey(userOf(request), idOf(request), request.body),
-    'robots.keys.list': async ({ request }) =>
-      keys.list(await robots.keyOwner(userOf(request), idOf(request))),
+    'robots.get': ({ request, params }) => robots.get(userOf(request), params.id),
+    'robots.delete': ({ request, params }) => robots.delete(userOf(request), params.id),
+    'robots.keys.create': ({ request, params, body }) =>
+      robots.createKeyChecked(userOf(request), params.id, body),
+    'robots.keys.list': async ({ request, params }) =>
+      keys.list(await robots.keyOwner(userOf(request), params.id)),
   };
-  const guarded = (table: readonly RouteDefinition[]): ExtraHooks =>
-    Object.fromEntries(table.map((route) => [route.id, [ipAllowlist]]));
-  const keyTable = keysRoutes as readonly RouteDefinition[];
-  const robotTable = robotsRoutes as readonly RouteDefinition[];
-  registerAccountRoutes(app, keyTable, keyHandlers, requireSession, guarded(keyTable));
-  registerAccountRoutes(app, robotTable, robotHandlers, requireSession, guarded(robotTable));
 }
 
 function userOf(request: FastifyRequest): string {
@@ -66,8 +46,4 @@ function userOf(request: FastifyRequest): string {
 /** The signed-in user's own keys: a robot's keys are reached through the robot only. */
 function ownerOf(request: FastifyRequest): KeyOwner {
   return { userId: userOf(request), robotId: null };
-}
-
-function idOf(request: FastifyRequest): string {
-  return (request.params as { id: string }).id;
 }

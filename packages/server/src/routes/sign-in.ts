@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import {
-  type IdentityProvider,
+import type {
+  IdentityProvider,
   identityProviderRoutes,
-  type ProviderCallbackQuery,
-  type ProviderStartQuery,
+  ProviderCallbackQuery,
+  ProviderStartQuery,
 } from '@dataplatform/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { clientOf } from '../auth/client.js';
 import { type HandOff, handOff } from '../auth/redirect-target.js';
-import { validate } from '../http/validate.js';
+import type { RouteHandlers } from '../http/route-call.js';
 import { type ExternalSignIn, stateCookieName } from '../services/external-sign-in.js';
 
 function cookie(request: FastifyRequest, name: string): string | undefined {
@@ -46,28 +46,37 @@ export function sendHandOff(reply: FastifyReply, handoff: HandOff): FastifyReply
   return reply.code(200).type('text/html; charset=utf-8').send(handoff.html);
 }
 
-/** Registers `/api/auth/google`, `/api/auth/github` and their callbacks. */
-export function registerExternalSignIn(
-  app: FastifyInstance,
+/** `/api/auth/google`, `/api/auth/github` and their callbacks: each answers with a redirect or a hand-off page. */
+export function signInHandlers(
   service: ExternalSignIn,
   secureCookies: () => boolean,
-) {
-  for (const route of identityProviderRoutes) {
-    const provider = route.path.split('/')[3] as IdentityProvider;
-    const isCallback = route.path.endsWith('/callback');
-    app.get(route.path, async (request, reply) => {
-      if (!isCallback) {
-        const query = validate(route.query, request.query, 'query') as z.output<typeof ProviderStartQuery>;
-        const started = await service.start(provider, query);
-        setStateCookie(reply, provider, started.state, 600, secureCookies());
-        return reply.header('cache-control', 'no-store').redirect(started.location, 302);
-      }
-      const query = validate(route.query, request.query, 'query') as z.output<typeof ProviderCallbackQuery>;
-      // The state cookie has done its work, whatever the outcome.
-      setStateCookie(reply, provider, '', 0, secureCookies());
-      const cookieState = cookie(request, stateCookieName(provider));
-      const done = await service.finish(provider, query, cookieState, clientOf(request));
-      return sendHandOff(reply, handOff(done.target, done));
-    });
-  }
+): RouteHandlers<typeof identityProviderRoutes> {
+  const start = async (
+    { reply, query }: { reply: FastifyReply; query: z.output<typeof ProviderStartQuery> },
+    provider: IdentityProvider,
+  ) => {
+    const started = await service.start(provider, query);
+    setStateCookie(reply, provider, started.state, 600, secureCookies());
+    return reply.header('cache-control', 'no-store').redirect(started.location, 302);
+  };
+  const finish = async (
+    {
+      request,
+      reply,
+      query,
+    }: { request: FastifyRequest; reply: FastifyReply; query: z.output<typeof ProviderCallbackQuery> },
+    provider: IdentityProvider,
+  ) => {
+    // The state cookie has done its work, whatever the outcome.
+    setStateCookie(reply, provider, '', 0, secureCookies());
+    const cookieState = cookie(request, stateCookieName(provider));
+    const done = await service.finish(provider, query, cookieState, clientOf(request));
+    return sendHandOff(reply, handOff(done.target, done));
+  };
+  return {
+    'auth.google': (call) => start(call, 'google'),
+    'auth.googleCallback': (call) => finish(call, 'google'),
+    'auth.github': (call) => start(call, 'github'),
+    'auth.githubCallback': (call) => finish(call, 'github'),
+  };
 }

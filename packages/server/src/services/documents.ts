@@ -1,5 +1,4 @@
-import { checkDocumentBody, type JsonObject, type SortKey } from '@dataplatform/contract';
-import { rejectViolation } from '../http/validate.js';
+import type { JsonObject, SortKey } from '@dataplatform/contract';
 import { writeResultOf } from '../storage/batch.js';
 import type { CollectionRef, Storage, WriteResult } from '../storage/types.js';
 import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
@@ -13,7 +12,10 @@ import {
 
 export type { Answer } from './idempotency.js';
 
-/** The document operations of the data API, over any storage engine. */
+/**
+ * The document operations of the data API, over any storage engine. Bodies come checked by the document rules
+ * (`checkDocumentBody`, applied by the route from the contract).
+ */
 export class DocumentService {
   constructor(private readonly storage: Storage) {}
 
@@ -28,9 +30,8 @@ export class DocumentService {
     return doc;
   }
 
-  async create(ref: CollectionRef, body: unknown, idem: IdempotencyContext | null): Promise<Answer> {
-    rejectViolation(checkDocumentBody(body, { allowId: true }));
-    const { row } = insertOperation(ref.collection, body as JsonObject, new Date().toISOString());
+  async create(ref: CollectionRef, body: JsonObject, idem: IdempotencyContext | null): Promise<Answer> {
+    const { row } = insertOperation(ref.collection, body, new Date().toISOString());
     const answer = await this.write(
       idem,
       201,
@@ -44,16 +45,10 @@ export class DocumentService {
   async replace(
     ref: CollectionRef,
     id: string,
-    body: unknown,
+    body: JsonObject,
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
-    rejectViolation(checkDocumentBody(body, { allowId: false }));
-    const { data, updatedAt } = replaceOperation(
-      ref.collection,
-      id,
-      body as JsonObject,
-      new Date().toISOString(),
-    );
+    const { data, updatedAt } = replaceOperation(ref.collection, id, body, new Date().toISOString());
     return this.write(
       idem,
       200,
@@ -66,11 +61,10 @@ export class DocumentService {
   async update(
     ref: CollectionRef,
     id: string,
-    patch: unknown,
+    patch: JsonObject,
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
-    rejectViolation(checkDocumentBody(patch, { allowId: false }));
-    const operation = patchOperation(ref.collection, id, patch as JsonObject, new Date().toISOString());
+    const operation = patchOperation(ref.collection, id, patch, new Date().toISOString());
     return this.write(
       idem,
       200,

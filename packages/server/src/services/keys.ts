@@ -40,10 +40,7 @@ export class KeyService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Creates a key from a request body `{ name, scopes, clusterId?, expiresIn?, expiresAt? }`; the scopes must be
-   * held by the owner (`grantable`: the robot's scopes for a robot's key), the cluster owned by the user.
-   */
+  /** Creates a key from an unchecked body `{ name, scopes, clusterId?, expiresIn?, expiresAt? }`. */
   async create(
     owner: KeyOwner,
     body: unknown,
@@ -51,7 +48,18 @@ export class KeyService {
   ): Promise<KeyWithSecret> {
     if (!isJsonObject(body))
       throw new ApiError('invalid_body', 'Body must be a JSON object: { "name", "scopes" }');
-    const input = validate(ApiKeyCreate, body, 'body');
+    return this.createChecked(owner, validate(ApiKeyCreate, body, 'body'), grantable);
+  }
+
+  /**
+   * Creates a key from a checked body; the scopes must be held by the owner (`grantable`: the robot's scopes for a
+   * robot's key), the cluster owned by the user.
+   */
+  async createChecked(
+    owner: KeyOwner,
+    input: z.output<typeof ApiKeyCreate>,
+    grantable = scopesOfUser(owner.userId),
+  ): Promise<KeyWithSecret> {
     assertGrantable(input.scopes, grantable);
     const now = this.now();
     const expiresAt = expiryOf(input, now);
@@ -123,9 +131,17 @@ export class KeyService {
     return { _id: keyId, deleted: true };
   }
 
-  /** A page of the key's usage history, newest first, from a query `{ outcome?, limit?, skip? }`. */
+  /** A page of the key's usage history, newest first, from an unchecked query `{ outcome?, limit?, skip? }`. */
   async usage(owner: KeyOwner, keyId: string, query: unknown): Promise<UsagePage> {
-    const { outcome, limit, skip } = validate(ApiKeyUsageQuery, query ?? {}, 'query');
+    return this.usagePage(owner, keyId, validate(ApiKeyUsageQuery, query ?? {}, 'query'));
+  }
+
+  /** A page of the key's usage history, newest first, from a checked query. */
+  async usagePage(
+    owner: KeyOwner,
+    keyId: string,
+    { outcome, limit, skip }: z.output<typeof ApiKeyUsageQuery>,
+  ): Promise<UsagePage> {
     await this.find(owner, keyId);
     const { rows, total } = await this.storage.usage.list(keyId, { outcome, limit, skip });
     return { data: rows, total };

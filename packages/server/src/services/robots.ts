@@ -1,4 +1,4 @@
-import { isJsonObject, type Robot, RobotCreate } from '@dataplatform/contract';
+import { type ApiKeyCreate, isJsonObject, type Robot, RobotCreate } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
@@ -22,10 +22,14 @@ export class RobotService {
     private readonly keys: KeyService,
   ) {}
 
-  /** Creates a robot from `{ name, scopes? }`; its scopes default to all of the owner's. */
+  /** Creates a robot from an unchecked body `{ name, scopes? }`. */
   async create(userId: string, body: unknown): Promise<RobotRecord> {
     if (!isJsonObject(body)) throw new ApiError('invalid_body', 'Body must be a JSON object: { "name" }');
-    const input = validate(RobotCreate, body, 'body');
+    return this.createChecked(userId, validate(RobotCreate, body, 'body'));
+  }
+
+  /** Creates a robot from a checked body; its scopes default to all of the owner's. */
+  async createChecked(userId: string, input: z.output<typeof RobotCreate>): Promise<RobotRecord> {
     const held = scopesOfUser(userId);
     const scopes = input.scopes ?? [...held];
     assertGrantable(scopes, held);
@@ -65,10 +69,20 @@ export class RobotService {
     return { userId, robotId };
   }
 
-  /** Creates a key of the robot; its scopes must be among the robot's. */
+  /** Creates a key of the robot from an unchecked body; its scopes must be among the robot's. */
   async createKey(userId: string, robotId: string, body: unknown): Promise<KeyWithSecret> {
     const robot = await this.find(userId, robotId);
     return this.keys.create({ userId, robotId }, body, robot.scopes);
+  }
+
+  /** Creates a key of the robot from a checked body; its scopes must be among the robot's. */
+  async createKeyChecked(
+    userId: string,
+    robotId: string,
+    input: z.output<typeof ApiKeyCreate>,
+  ): Promise<KeyWithSecret> {
+    const robot = await this.find(userId, robotId);
+    return this.keys.createChecked({ userId, robotId }, input, robot.scopes);
   }
 
   private async find(userId: string, robotId: string): Promise<RobotRow> {
