@@ -1,6 +1,8 @@
 import {
   checkCollectionName,
+  checkImportEncoding,
   ImportQuery,
+  importFormatOfMediaType,
   importRoutes,
   JobListQuery,
   JobParams,
@@ -13,7 +15,6 @@ import type { Authenticator } from '../auth/authenticate.js';
 import { ApiError } from '../http/errors.js';
 import { keepBodyAsStream } from '../http/json-body.js';
 import { rejectViolation, validate } from '../http/validate.js';
-import { formatOfContentType } from '../services/import/format.js';
 import type { ImportService } from '../services/import/import-service.js';
 import type { JobService } from '../services/jobs.js';
 import { type AccountCall, type AccountHandler, registerAccountRoutes } from './account-routes.js';
@@ -22,17 +23,9 @@ type ImportRouteId = (typeof importRoutes)[number]['id'];
 type JobRouteId = (typeof jobsRoutes)[number]['id'];
 
 function gzipOf(request: FastifyRequest): boolean {
-  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-  if (encoding === undefined || encoding === '' || encoding === 'identity') return false;
-  if (encoding === 'gzip' || encoding === 'x-gzip') return true;
-  throw new ApiError(
-    'validation_error',
-    `Content-Encoding "${encoding}" is not supported; send gzip or nothing`,
-    {
-      in: 'header',
-      field: 'content-encoding',
-    },
-  );
+  const gzip = checkImportEncoding(request.headers['content-encoding']);
+  if (typeof gzip === 'boolean') return gzip;
+  throw new ApiError(gzip.code, gzip.message, gzip.details);
 }
 
 /**
@@ -56,7 +49,7 @@ export function registerJobs(
         {
           clusterId: principal.clusterId,
           collection,
-          format: query.format ?? formatOfContentType(request.headers['content-type']),
+          format: query.format ?? importFormatOfMediaType(request.headers['content-type']),
           gzip: gzipOf(request),
           onError: query.onError,
           infer: query.infer,
