@@ -62,7 +62,7 @@ export function checkResume(
   collection: string,
   now: number,
 ): Violation | null {
-  if (!job || job.kind !== 'import') return jobNotFound(id);
+  if (job?.kind !== 'import') return jobNotFound(id);
   const conflict = (message: string): Violation => ({ code: 'conflict', message });
   if (job.input.collection !== collection)
     return conflict(`Job "${id}" imports into "${String(job.input.collection)}", not "${collection}"`);
