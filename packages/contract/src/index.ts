@@ -23,6 +23,7 @@ export * from './schemas/webhook.js';
 export * from './scopes.js';
 export * from './semantics/batch.js';
 export * from './semantics/documents.js';
+export * from './semantics/idempotency.js';
 export * from './semantics/import.js';
 export * from './semantics/import-source.js';
 export * from './semantics/ip-allowlist.js';

@@ -252,21 +252,10 @@ export class JobLedger {
 
   /** Stores a job as given (a running import, say), owned by `userId` or by the key holders' cluster. */
   seed(fields: Partial<Job>, userId: string | null): Job {
-    const now = new Date().toISOString();
+    const input = { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true } as const;
     const job: Job = {
       _id: `job_${randomToken(12)}`,
-      kind: 'import',
-      status: 'running',
-      clusterId: CLUSTER_ID,
-      input: { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true },
-      counts: { rows: 0, inserted: 0, failed: 0 },
-      bytes: 0,
-      errors: [],
-      failure: null,
-      createdAt: now,
-      startedAt: now,
-      updatedAt: now,
-      finishedAt: null,
+      ...newImportJob(CLUSTER_ID, input, new Date().toISOString()),
       ...structuredClone(fields),
     };
     this.#jobs.set(job._id, { job, userId, storedRows: job.counts.rows });

@@ -2,6 +2,7 @@ import {
   checkDocumentBody,
   checkResume,
   DUPLICATE_ROW,
+  IDEMPOTENCY_WINDOW_MS,
   type ImportFormat,
   importFormat,
   JOB_ERROR_LIMIT,
@@ -16,7 +17,6 @@ import { ApiError } from '../../http/errors.js';
 import { rejectViolation } from '../../http/validate.js';
 import type { DocumentOperation, JobRecord, OperationResult, Storage } from '../../storage/types.js';
 import { insertOperation, nextId } from '../document-operations.js';
-import { IDEMPOTENCY_WINDOW_MS } from '../idempotency.js';
 import { publicJob } from '../jobs.js';
 import { csvParser } from './csv.js';
 import { decodedBody, utf8Checked } from './decode.js';
