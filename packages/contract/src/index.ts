@@ -30,5 +30,6 @@ export * from './semantics/ip-allowlist.js';
 export * from './semantics/jobs.js';
 export * from './semantics/json-media-type.js';
 export * from './semantics/json-values.js';
+export * from './semantics/keys.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';
