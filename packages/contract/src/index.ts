@@ -33,3 +33,4 @@ export * from './semantics/json-values.js';
 export * from './semantics/keys.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';
+export * from './semantics/webhooks.js';
