@@ -1,4 +1,4 @@
-import { isAddressAllowed, RESET_LINK_MINUTES } from '@dataplatform/contract';
+import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { DeviceModel } from './devices.js';
 import { createIdGenerator, randomToken } from './ids.js';
@@ -274,21 +274,13 @@ export class AccountModel {
 
   /** 403 `ip_blocked` when the user has an allowlist that leaves out the client. */
   checkAllowlist(userId: string, client: MockClient): void {
-    if (!isAddressAllowed(client.ip, this.#byId(userId).allowlist))
-      throw new ApiError('ip_blocked', `Requests from ${client.ip} are not in this account's IP allowlist`, {
-        ip: client.ip,
-      });
+    const blocked = checkAllowlistAccess(client.ip, this.#byId(userId).allowlist);
+    if (blocked) throw ApiError.fromViolation(blocked);
   }
 
   setIpAllowlist(userId: string, requested: readonly string[], client: MockClient) {
-    const entries = [...new Set(requested.map((entry) => entry.trim()))];
-    if (!isAddressAllowed(client.ip, entries)) {
-      throw new ApiError(
-        'validation_error',
-        `Invalid body field "entries": the list does not include ${client.ip}, the address of this request; add it, or you would lock yourself out`,
-        { in: 'body', field: 'entries', clientIp: client.ip },
-      );
-    }
+    const entries = allowlistUpdate(requested, client.ip);
+    if (!Array.isArray(entries)) throw ApiError.fromViolation(entries);
     const user = this.#byId(userId);
     user.allowlist = entries;
     this.#log(user, 'ip_allowlist.updated', client, { entries });

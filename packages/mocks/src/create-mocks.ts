@@ -1,6 +1,8 @@
 import {
   batchRoutes,
+  checkIdempotencyKey,
   effectiveScopes,
+  idempotencySubject,
   mayReadDocuments,
   type RateTier,
   type RouteDefinition,
@@ -14,7 +16,7 @@ import { AccountModel, type MockClient, type MockMail, type MockSession } from '
 import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './answers.js';
 import type { Operation } from './document-operations.js';
 import { DocumentStore } from './document-store.js';
-import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
+import { IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
 import { type AddKeyOptions, KeyRing, MOCK_API_KEY, type MockKey } from './keys.js';
 import { clusterOf, type ManagedKey } from './managed-keys.js';
@@ -219,12 +221,14 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       const bodyText = await readBodyText(request, route);
       if (route.streamBody)
         return toResponse(run('', scopes, session, await readStreamText(request)), requestId);
-      const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key')?.trim() : undefined;
+      const idempotencyKey = route.idempotent ? request.headers.get('idempotency-key') : null;
+      const keyRefused = checkIdempotencyKey(idempotencyKey);
+      if (keyRefused) throw ApiError.fromViolation(keyRefused);
       const respond = (answer: Answer, headers: Record<string, string>) =>
         toResponse(forCaller(route, answer, scopes), requestId, headers);
-      if (!idempotencyKey) return respond(run(bodyText, scopes, session), limits);
+      if (idempotencyKey === null) return respond(run(bodyText, scopes, session), limits);
 
-      const fingerprint = fingerprintOf(route.method, new URL(request.url).pathname, bodyText);
+      const fingerprint = idempotencySubject(route.method, new URL(request.url).pathname, bodyText);
       const seen = state.ledger.lookup(idempotencyKey, fingerprint);
       if (seen.kind === 'mismatch') throw new ApiError('idempotency_mismatch');
       if (seen.kind === 'replay') return respond(seen.answer, { ...limits, 'Idempotent-Replayed': 'true' });

@@ -1,7 +1,5 @@
+import { IDEMPOTENCY_WINDOW_MS } from '@dataplatform/contract';
 import type { Answer } from './answers.js';
-
-/** How long a recorded answer can be replayed. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 interface Entry {
   fingerprint: string;
@@ -11,11 +9,6 @@ interface Entry {
 
 /** What the ledger says about a request that carries an Idempotency-Key. */
 export type IdempotencyLookup = { kind: 'new' } | { kind: 'replay'; answer: Answer } | { kind: 'mismatch' };
-
-/** Identifies "the same request": method, path and the exact body bytes. */
-export function fingerprintOf(method: string, pathname: string, body: string): string {
-  return `${method} ${pathname}\n${body}`;
-}
 
 /**
  * First answers to requests that carried an Idempotency-Key. The server keeps one ledger per cluster;

@@ -1,16 +1,12 @@
-import type { ImportFormat, importRoutes, jobsRoutes } from '@dataplatform/contract';
+import {
+  type ImportFormat,
+  importFormatOfMediaType,
+  type importRoutes,
+  type jobsRoutes,
+} from '@dataplatform/contract';
 import type { Operation } from './document-operations.js';
 
 type RouteId = (typeof importRoutes)[number]['id'] | (typeof jobsRoutes)[number]['id'];
-
-const FORMAT_BY_TYPE: Record<string, ImportFormat> = {
-  'application/x-ndjson': 'ndjson',
-  'application/ndjson': 'ndjson',
-  'application/jsonl': 'ndjson',
-  'application/x-jsonlines': 'ndjson',
-  'application/json': 'json',
-  'text/csv': 'csv',
-};
 
 const jobsOf = (input: Parameters<Operation>[0]) => {
   if (!input.jobs) throw new Error('job routes need the job ledger');
@@ -28,12 +24,11 @@ export const importOperations: Record<RouteId, Operation> = {
       infer: boolean;
       resume?: string;
     };
-    const contentType = input.stream?.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
     const job = jobsOf(input).run(
       {
         collection: input.params.collection!,
         text: input.stream?.text ?? '',
-        format: query.format ?? FORMAT_BY_TYPE[contentType],
+        format: query.format ?? importFormatOfMediaType(input.stream?.contentType),
         onError: query.onError,
         infer: query.infer,
         resume: query.resume,

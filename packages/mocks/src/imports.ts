@@ -1,11 +1,19 @@
 import {
+  checkCancel,
   checkDocumentBody,
+  checkResume,
+  DUPLICATE_ROW,
   type ImportFormat,
+  importFormat,
   inferCsvCell,
-  JOB_ERROR_LIMIT,
+  JOB_CANCELLED,
   type Job,
-  type JobRowError,
   type JsonObject,
+  jobNotFound,
+  newImportJob,
+  recordRowError,
+  restartedJob,
+  rowRefusedFailure,
 } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import type { DocumentStore } from './document-store.js';
@@ -150,6 +158,9 @@ export interface ImportCall {
   userId: string | null;
 }
 
+/** The one cluster of the mock API's key holders. */
+const CLUSTER_ID = 'cluster_mock';
+
 interface MockJob {
   job: Job;
   userId: string | null;
@@ -172,12 +183,6 @@ export class JobLedger {
     const entry = call.resume ? this.#resume(call) : this.#create(call);
     const { job } = entry;
     job.bytes = new TextEncoder().encode(call.text).byteLength;
-    job.counts = { rows: 0, inserted: 0, failed: 0 };
-    job.errors = [];
-    const refuse = (error: JobRowError) => {
-      job.counts.failed++;
-      if (job.errors.length < JOB_ERROR_LIMIT) job.errors.push(error);
-    };
     let rows: Row[];
     try {
       const format = job.input.format;
@@ -204,7 +209,7 @@ export class JobLedger {
         const violation = checkDocumentBody((row as { value: unknown }).value, { allowId: true });
         if (violation) error = { code: violation.code, message: violation.message };
         else if (!documents.insert(call.collection, (row as { value: JsonObject }).value)) {
-          error = { code: 'conflict', message: 'A document with this _id already exists in the collection' };
+          error = DUPLICATE_ROW;
         }
       }
       if (!error) {
@@ -212,12 +217,9 @@ export class JobLedger {
         entry.storedRows = ordinal;
         continue;
       }
-      refuse({ line: row.line, ...error });
+      recordRowError(job, { line: row.line, ...error });
       if (call.onError === 'abort') {
-        return this.#finish(job, 'failed', {
-          code: 'row_refused',
-          message: `Stopped at line ${row.line}: ${error.message} (onError=abort); fix the row and resume with resume=${job._id}`,
-        });
+        return this.#finish(job, 'failed', rowRefusedFailure(job._id, row.line, error.message));
       }
       entry.storedRows = ordinal;
     }
@@ -235,8 +237,7 @@ export class JobLedger {
   /** A job the caller may see (a signed-in user sees their own); 404 otherwise. */
   get(id: string, userId: string | null): Job {
     const entry = this.#jobs.get(id);
-    if (!entry || (userId !== null && entry.userId !== userId))
-      throw new ApiError('not_found', `Job "${id}" not found`);
+    if (!entry || (userId !== null && entry.userId !== userId)) throw ApiError.fromViolation(jobNotFound(id));
     return structuredClone(entry.job);
   }
 
@@ -244,28 +245,17 @@ export class JobLedger {
   cancel(id: string, userId: string): Job {
     this.get(id, userId);
     const { job } = this.#jobs.get(id)!;
-    if (job.status !== 'queued' && job.status !== 'running')
-      throw new ApiError('conflict', `Job "${id}" has finished (${job.status}); it cannot be cancelled`);
-    return this.#finish(job, 'cancelled', { code: 'cancelled', message: 'The job was cancelled' });
+    const refusal = checkCancel(id, job.status);
+    if (refusal) throw ApiError.fromViolation(refusal);
+    return this.#finish(job, 'cancelled', JOB_CANCELLED);
   }
 
   /** Stores a job as given (a running import, say), owned by `userId` or by the key holders' cluster. */
   seed(fields: Partial<Job>, userId: string | null): Job {
-    const now = new Date().toISOString();
+    const input = { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true } as const;
     const job: Job = {
       _id: `job_${randomToken(12)}`,
-      kind: 'import',
-      status: 'running',
-      clusterId: 'cluster_mock',
-      input: { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true },
-      counts: { rows: 0, inserted: 0, failed: 0 },
-      bytes: 0,
-      errors: [],
-      failure: null,
-      createdAt: now,
-      startedAt: now,
-      updatedAt: now,
-      finishedAt: null,
+      ...newImportJob(CLUSTER_ID, input, new Date().toISOString()),
       ...structuredClone(fields),
     };
     this.#jobs.set(job._id, { job, userId, storedRows: job.counts.rows });
@@ -273,22 +263,11 @@ export class JobLedger {
   }
 
   #create(call: ImportCall): MockJob {
-    const now = new Date().toISOString();
-    const format = call.format ?? sniff(call.text);
+    const { collection, onError, infer } = call;
+    const format = importFormat(call.format, call.text);
     const job: Job = {
       _id: `job_${randomToken(12)}`,
-      kind: 'import',
-      status: 'running',
-      clusterId: 'cluster_mock',
-      input: { collection: call.collection, format, onError: call.onError, infer: call.infer },
-      counts: { rows: 0, inserted: 0, failed: 0 },
-      bytes: 0,
-      errors: [],
-      failure: null,
-      createdAt: now,
-      startedAt: now,
-      updatedAt: now,
-      finishedAt: null,
+      ...newImportJob(CLUSTER_ID, { collection, format, onError, infer }, new Date().toISOString()),
     };
     const entry = { job, userId: call.userId, storedRows: 0 };
     this.#jobs.set(job._id, entry);
@@ -297,19 +276,12 @@ export class JobLedger {
 
   #resume(call: ImportCall): MockJob {
     const id = call.resume!;
-    const entry = this.#jobs.get(id);
-    if (!entry || (call.userId !== null && entry.userId !== call.userId))
-      throw new ApiError('not_found', `Job "${id}" not found`);
-    if (entry.job.input.collection !== call.collection)
-      throw new ApiError(
-        'conflict',
-        `Job "${id}" imports into "${entry.job.input.collection}", not "${call.collection}"`,
-      );
-    if (entry.job.status === 'succeeded')
-      throw new ApiError('conflict', `Job "${id}" has finished; nothing is left to resume`);
-    // A resume is a new run: startedAt is when it began, so the job's timestamps time this run alone.
-    Object.assign(entry.job, { status: 'running', startedAt: new Date().toISOString(), finishedAt: null });
-    return entry;
+    const found = this.#jobs.get(id);
+    const entry = found && (call.userId === null || found.userId === call.userId) ? found : undefined;
+    const refusal = checkResume(id, entry?.job, call.collection, Date.now());
+    if (refusal) throw ApiError.fromViolation(refusal);
+    Object.assign(entry!.job, restartedJob(new Date().toISOString()));
+    return entry!;
   }
 
   #finish(job: Job, status: 'succeeded' | 'failed' | 'cancelled', failure: Job['failure']): Job {
@@ -317,9 +289,4 @@ export class JobLedger {
     Object.assign(job, { status, failure, finishedAt: now, updatedAt: now });
     return structuredClone(job);
   }
-}
-
-function sniff(text: string): ImportFormat {
-  const c = text.replace(/^\uFEFF/, '').trimStart()[0];
-  return c === '[' ? 'json' : c === '{' ? 'ndjson' : 'csv';
 }

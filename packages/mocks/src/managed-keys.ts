@@ -1,4 +1,17 @@
-import { ApiKeyCreate, SCOPES, usageOutcomeOf } from '@dataplatform/contract';
+import {
+  ApiKeyCreate,
+  checkGrantable,
+  checkKeyChange,
+  checkKeyExpiry,
+  keyExpiresAt,
+  keyHasExpired,
+  keyNotFound,
+  keyStatusAt,
+  robotNotFound,
+  SCOPES,
+  usageOutcomeOf,
+  type Violation,
+} from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { randomToken } from './ids.js';
 import type { MockKey } from './keys.js';
@@ -40,27 +53,9 @@ interface MockRobot {
   createdAt: string;
 }
 
-const DAY = 86_400_000;
-const EXPIRY_DAYS = { '30d': 30, '90d': 90 } as const;
-
 /** The cluster the mocks give every user: they keep one document store, so every key acts on it. */
 export function clusterOf(userId: string): string {
   return `cls_mock_${userId}`;
-}
-
-function expiryOf(input: { expiresIn?: string; expiresAt?: string }, now: number): string | null {
-  if (input.expiresAt !== undefined) {
-    if (Date.parse(input.expiresAt) <= now)
-      throw new ApiError('validation_error', 'expiresAt must be in the future', { field: 'expiresAt' });
-    return new Date(input.expiresAt).toISOString();
-  }
-  if (input.expiresIn === undefined || input.expiresIn === 'never') return null;
-  if (input.expiresIn === '1y') {
-    const at = new Date(now);
-    at.setUTCFullYear(at.getUTCFullYear() + 1);
-    return at.toISOString();
-  }
-  return new Date(now + EXPIRY_DAYS[input.expiresIn as keyof typeof EXPIRY_DAYS] * DAY).toISOString();
 }
 
 /**
@@ -84,13 +79,12 @@ export class ManagedKeys {
 
   create(owner: KeyOwner, body: unknown, grantable: readonly string[] = SCOPES) {
     const input = ApiKeyCreate.parse(body);
-    const missing = input.scopes.filter((scope) => !grantable.includes(scope));
-    if (missing.length > 0)
-      throw new ApiError('forbidden', 'A key can only hold scopes its owner holds', { scopes: missing });
+    refuse(checkGrantable(input.scopes, grantable));
+    const now = Date.now();
+    refuse(checkKeyExpiry(input, now));
     const clusterId = clusterOf(owner.userId);
     if (input.clusterId !== undefined && input.clusterId !== clusterId)
       throw new ApiError('not_found', `Cluster ${input.clusterId} not found`, { clusterId: input.clusterId });
-    const now = Date.now();
     const key: ManagedKey = {
       id: randomToken(16),
       owner,
@@ -100,7 +94,7 @@ export class ManagedKeys {
       tier: 'enterprise',
       clusterId,
       createdAt: new Date(now).toISOString(),
-      expiresAt: expiryOf(input, now),
+      expiresAt: keyExpiresAt(input, now),
       lastUsedAt: null,
       lastRotatedAt: null,
       usage: [],
@@ -119,15 +113,13 @@ export class ManagedKeys {
   }
 
   setStatus(owner: KeyOwner, id: string, status: 'active' | 'paused') {
-    const key = this.#unexpired(owner, id, status === 'paused' ? 'paused' : 'resumed');
+    const key = this.#changeable(owner, id, status === 'paused' ? 'paused' : 'resumed');
     key.status = status;
     return recordOf(key);
   }
 
   rotate(owner: KeyOwner, id: string) {
-    const key = this.#unexpired(owner, id, 'rotated');
-    if (key.status === 'paused')
-      throw new ApiError('conflict', 'A paused key cannot be rotated; resume it first');
+    const key = this.#changeable(owner, id, 'rotated');
     this.ring.remove(key);
     key.lastRotatedAt = new Date().toISOString();
     return { key: recordOf(key), secret: this.#issue(key) };
@@ -217,22 +209,25 @@ export class ManagedKeys {
 
   #find(owner: KeyOwner, id: string): ManagedKey {
     const key = this.#byId.get(id);
-    if (!key || !sameOwner(key.owner, owner)) throw new ApiError('not_found', `API key ${id} not found`);
+    if (!key || !sameOwner(key.owner, owner)) throw ApiError.fromViolation(keyNotFound(id));
     return key;
   }
 
-  #unexpired(owner: KeyOwner, id: string, verb: string): ManagedKey {
+  #changeable(owner: KeyOwner, id: string, change: 'paused' | 'resumed' | 'rotated'): ManagedKey {
     const key = this.#find(owner, id);
-    if (isExpired(key))
-      throw new ApiError('conflict', `An expired key cannot be ${verb}; create a new key instead`);
+    refuse(checkKeyChange(key, change, Date.now()));
     return key;
   }
 
   #robot(userId: string, robotId: string): MockRobot {
     const robot = this.#robots.get(robotId);
-    if (!robot || robot.ownerId !== userId) throw new ApiError('not_found', `Robot ${robotId} not found`);
+    if (!robot || robot.ownerId !== userId) throw ApiError.fromViolation(robotNotFound(robotId));
     return robot;
   }
+}
+
+function refuse(violation: Violation | null): void {
+  if (violation) throw ApiError.fromViolation(violation);
 }
 
 function sameOwner(a: KeyOwner, b: KeyOwner): boolean {
@@ -241,8 +236,7 @@ function sameOwner(a: KeyOwner, b: KeyOwner): boolean {
 
 /** Whether a managed key's expiry instant has passed; the ring treats it as `expired`. */
 export function isExpired(key: MockKey): boolean {
-  const expiresAt = (key as Partial<ManagedKey>).expiresAt;
-  return typeof expiresAt === 'string' && Date.parse(expiresAt) <= Date.now();
+  return keyHasExpired((key as Partial<ManagedKey>).expiresAt ?? null, Date.now());
 }
 
 function recordOf(key: ManagedKey) {
@@ -251,7 +245,7 @@ function recordOf(key: ManagedKey) {
     name: key.name,
     prefix: `svc_${key.id}`,
     scopes: [...key.scopes],
-    status: isExpired(key) ? 'expired' : key.status,
+    status: keyStatusAt(key.status, key.expiresAt, Date.now()),
     clusterId: key.clusterId,
     createdAt: key.createdAt,
     expiresAt: key.expiresAt,

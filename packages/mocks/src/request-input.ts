@@ -1,5 +1,6 @@
 import {
   checkCollectionName,
+  checkImportEncoding,
   checkJsonMediaType,
   checkJsonNumbers,
   checkJsonValue,
@@ -136,17 +137,9 @@ export function parseSchemaBody(route: RouteDefinition, body: unknown): unknown 
  */
 export async function readStreamText(request: Request): Promise<string> {
   const bytes = new Uint8Array(await request.arrayBuffer());
-  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
-  const gzip = encoding === 'gzip' || encoding === 'x-gzip' || (bytes[0] === 0x1f && bytes[1] === 0x8b);
-  if (encoding && !gzip && encoding !== 'identity') {
-    throw new ApiError(
-      'validation_error',
-      `Content-Encoding "${encoding}" is not supported; send gzip or nothing`,
-      {
-        field: 'content-encoding',
-      },
-    );
-  }
+  const named = checkImportEncoding(request.headers.get('content-encoding'));
+  if (typeof named !== 'boolean') throw ApiError.fromViolation(named);
+  const gzip = named || (bytes[0] === 0x1f && bytes[1] === 0x8b);
   if (!gzip) return new TextDecoder().decode(bytes);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Response(stream).text();

@@ -1,9 +1,12 @@
 import {
   checkCollectionName,
+  deliveryNotFound,
   resolveTestEvent,
+  streamedResendRefused,
   WebhookCreate,
   WebhookSecretRotate,
   WebhookTestEvent,
+  webhookNotFound,
   type webhookRoutes,
 } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
@@ -36,14 +39,11 @@ function parse<T>(schema: Schema<T>, body: unknown): T {
 }
 
 function notFound(webhookId: string): ApiError {
-  return new ApiError('not_found', `Webhook "${webhookId}" not found`, { webhookId });
+  return ApiError.fromViolation(webhookNotFound(webhookId));
 }
 
-function deliveryNotFound(webhookId: string, deliveryId: string): ApiError {
-  return new ApiError('not_found', `Delivery "${deliveryId}" of webhook "${webhookId}" not found`, {
-    webhookId,
-    deliveryId,
-  });
+function deliveryMissing(webhookId: string, deliveryId: string): ApiError {
+  return ApiError.fromViolation(deliveryNotFound(webhookId, deliveryId));
 }
 
 /** Throws 404 unless the subscription exists. */
@@ -81,21 +81,16 @@ export const webhookOperations: Record<(typeof webhookRoutes)[number]['id'], Ope
     const { webhookId, deliveryId } = input.params as { webhookId: string; deliveryId: string };
     existing(webhookId, input, store, model);
     // Nothing is ever sent, so a delivery has no attempts.
-    if (!model.webhooks.delivery(webhookId, deliveryId)) throw deliveryNotFound(webhookId, deliveryId);
+    if (!model.webhooks.delivery(webhookId, deliveryId)) throw deliveryMissing(webhookId, deliveryId);
     return { status: 200, body: { data: [] } };
   },
   'webhooks.resend': (input, store, model) => {
     const { webhookId, deliveryId } = input.params as { webhookId: string; deliveryId: string };
     existing(webhookId, input, store, model);
     const delivery = model.webhooks.resend(webhookId, deliveryId);
-    if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
-    if (delivery.status === 'streamed') {
-      throw new ApiError(
-        'validation_error',
-        `Delivery "${deliveryId}" of webhook "${webhookId}" is streamed: a stream subscription is never posted to, so there is nothing to re-send (reconnect the event stream with a Last-Event-ID from before it to get it again)`,
-        { webhookId, deliveryId, status: 'streamed' },
-      );
-    }
+    if (!delivery) throw deliveryMissing(webhookId, deliveryId);
+    if (delivery.status === 'streamed')
+      throw ApiError.fromViolation(streamedResendRefused(webhookId, deliveryId));
     return { status: 202, body: delivery };
   },
   'webhooks.test': ({ params, body }, _store, { webhooks }) => {

@@ -1,9 +1,10 @@
-import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from '@dataplatform/contract';
+import {
+  WEBHOOK_SECRET_OVERLAP_MS,
+  type WebhookDeliveryRecord,
+  type WebhookSubscriptionRecord,
+} from '@dataplatform/contract';
 import type { DocumentChange } from './document-store.js';
 import { createIdGenerator } from './ids.js';
-
-/** How long the old secret keeps signing after a rotation, as on the server. */
-const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** A new signing secret as the server makes them: `whsec_` and the base64 of 32 random bytes. */
 export function generateSecret(): string {
@@ -84,7 +85,7 @@ export class WebhookStore {
     if (!stored) return undefined;
     stored.previousSecret = stored.secret;
     stored.secret = secret;
-    const previousSecretExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
+    const previousSecretExpiresAt = new Date(Date.now() + WEBHOOK_SECRET_OVERLAP_MS).toISOString();
     return { ...stored.record, secret, previousSecretExpiresAt };
   }
 

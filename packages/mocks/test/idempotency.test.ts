@@ -138,4 +138,16 @@ describe('Idempotency-Key', () => {
     const write = await call('POST', '/api/v1/data/orders', { json: { n: 3 }, headers: withKey('k9') });
     expect(write.status).toBe(201);
   });
+
+  it('refuses an empty Idempotency-Key and one past 255 characters with 400, as the server does', async () => {
+    for (const key of ['', 'k'.repeat(256)]) {
+      const result = await call('POST', '/api/v1/data/orders', { json: { n: 1 }, headers: withKey(key) });
+      expect([result.status, result.body.code, result.body.details]).toEqual([
+        400,
+        'validation_error',
+        { in: 'header', field: 'Idempotency-Key' },
+      ]);
+    }
+    expect(mocks.store.collection('orders')).toHaveLength(0);
+  });
 });

@@ -119,4 +119,14 @@ describe('jobs', () => {
     const cancel = await call('POST', `/api/jobs/${own.body._id}/cancel`, auth);
     expect([cancel.status, cancel.body.code]).toEqual([409, 'conflict']);
   });
+
+  it('refuses to resume a job that is still running, and names an empty body NDJSON, as the server does', async () => {
+    const running = mocks.store.seedJob({
+      input: { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true },
+    });
+    const resumed = await upload('seeded', '{}', `?resume=${running._id}`);
+    expect([resumed.status, resumed.body.code]).toEqual([409, 'conflict']);
+    const empty = await upload(fresh(), '', '', { 'content-type': 'application/octet-stream' });
+    expect(empty.body.input.format).toBe('ndjson');
+  });
 });

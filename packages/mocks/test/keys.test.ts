@@ -95,4 +95,23 @@ describe('API keys in the mocks', () => {
     expect((await call('GET', '/api/v1/data/orders', { key: secret })).status).toBe(401);
     expect((await as('GET', `/api/robots/${robot._id}`)).status).toBe(404);
   });
+
+  it('counts a scope alias as its scope, and refuses a past expiresAt as the server does', async () => {
+    const as = await user();
+    const robot = (await as('POST', '/api/robots', { name: 'bot', scopes: ['data:read'] })).body;
+    const alias = await as('POST', `/api/robots/${robot._id}/keys`, { name: 'k', scopes: ['database:read'] });
+    expect(alias.status).toBe(201);
+    const refused = await as('POST', `/api/robots/${robot._id}/keys`, { name: 'k', scopes: ['data:write'] });
+    expect(refused.body).toMatchObject({
+      code: 'forbidden',
+      error: 'Cannot grant scopes the owner does not hold: data:write',
+      details: { scopes: ['data:write'] },
+    });
+    const past = await as('POST', '/api/keys', {
+      name: 'late',
+      scopes: ['data:read'],
+      expiresAt: '2020-01-01T00:00:00.000Z',
+    });
+    expect([past.status, past.body.details]).toEqual([400, { in: 'body', field: 'expiresAt' }]);
+  });
 });

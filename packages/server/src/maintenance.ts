@@ -1,5 +1,5 @@
+import { IDEMPOTENCY_WINDOW_MS } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { IDEMPOTENCY_WINDOW_MS } from './services/idempotency.js';
 import type { Storage } from './storage/types.js';
 
 /** A periodic task: its name, how often it runs across all instances, and its work. */

@@ -55,8 +55,9 @@ export function standardPrefix(id: string, timestamp: string): string {
 }
 
 /**
- * The headers from the signatures, in the secrets' order. Several hex signatures are joined by ", " (an HTTP
- * list), several Standard Webhooks entries by a space, as that spec says.
+ * The headers from the signatures, in the secrets' order. Several hex signatures are joined by a comma without a
+ * space, as docs/webhooks.md documents the header (verifiers also take ", ", an HTTP list), several Standard
+ * Webhooks entries by a space, as that spec says.
  */
 export function assembleHeaders(
   input: SigningInput,
@@ -64,11 +65,11 @@ export function assembleHeaders(
   standardSignatures: readonly string[],
 ): WebhookHeaders {
   const headers: WebhookHeaders = {
-    [HEADER.signature]: hexSignatures.join(', '),
+    [HEADER.signature]: hexSignatures.join(','),
     [HEADER.id]: input.id,
+    ...(input.event === undefined ? {} : { [HEADER.event]: input.event }),
     [HEADER.timestamp]: input.timestamp,
   };
-  if (input.event !== undefined) headers[HEADER.event] = input.event;
   if (standardSignatures.length > 0) {
     headers[HEADER.standardId] = input.id;
     headers[HEADER.standardTimestamp] = input.timestamp;

@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { HEADER, sign, signAsync, verify, verifyAsync } from '../src/node.js';
 
@@ -23,13 +25,34 @@ describe('sign and signAsync', () => {
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
   });
 
+  it('sign the raw body with the whole secret (hex) and id.timestamp.body with its decoded part', () => {
+    const headers = sign(BODY, SECRET, { id: 'evt_1', event: 'document.deleted', timestamp });
+    expect(headers['x-webhook-signature']).toBe(
+      createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(BODY).digest('hex'),
+    );
+    const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+    const standard = createHmac('sha256', key).update(`evt_1.1772366400.${BODY}`).digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${standard}`);
+    // The official package's own signer agrees.
+    expect(new Webhook(SECRET).sign('evt_1', timestamp, BODY)).toBe(headers['webhook-signature']);
+  });
+
+  it('read a base64 secret without the whsec_ prefix as the Standard Webhooks key too', () => {
+    const headers = sign(BODY, 'AAAAAAAAAAAAAAAAAAAAAA==', { id: 'evt_1', timestamp });
+    const standard = createHmac('sha256', Buffer.alloc(16))
+      .update(`evt_1.1772366400.${BODY}`)
+      .digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${standard}`);
+    expect(sign(BODY, 'whsec_not base64!')).not.toHaveProperty('webhook-signature');
+  });
+
   it('sign with every secret during a rotation, newest first, in the documented list formats', () => {
     const both = sign(BODY, [SECRET, OLD_SECRET], { id: 'evt_1', timestamp });
     const [newOnly, oldOnly] = [SECRET, OLD_SECRET].map((secret) =>
       sign(BODY, secret, { id: 'evt_1', timestamp }),
     );
     expect(both['x-webhook-signature']).toBe(
-      `${newOnly!['x-webhook-signature']}, ${oldOnly!['x-webhook-signature']}`,
+      `${newOnly!['x-webhook-signature']},${oldOnly!['x-webhook-signature']}`,
     );
     expect(both['webhook-signature']).toBe(
       `${newOnly!['webhook-signature']} ${oldOnly!['webhook-signature']}`,

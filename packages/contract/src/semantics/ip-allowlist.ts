@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import type { Violation } from './documents.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -40,4 +41,32 @@ export function isAddressAllowed(address: string, entries: readonly string[]): b
     if (!range || range[0].kind() !== client.kind()) return false;
     return client.match(range);
   });
+}
+
+/**
+ * 403 `ip_blocked` for a request from `ip` to a route behind the account's allowlist `entries`; null when the
+ * address is allowed (or the list is empty).
+ */
+export function checkAllowlistAccess(ip: string, entries: readonly string[]): Violation | null {
+  if (isAddressAllowed(ip, entries)) return null;
+  return {
+    code: 'ip_blocked',
+    message: `Requests from ${ip} are not in this account's IP allowlist`,
+    details: { ip },
+  };
+}
+
+/**
+ * The allowlist an update asks for (entries trimmed, repeats dropped), or the violation when it would lock out
+ * the address the change comes from: a non-empty list must include it, so that nobody cuts themselves off by
+ * mistake.
+ */
+export function allowlistUpdate(requested: readonly string[], clientIp: string): string[] | Violation {
+  const entries = [...new Set(requested.map((entry) => entry.trim()))];
+  if (isAddressAllowed(clientIp, entries)) return entries;
+  return {
+    code: 'validation_error',
+    message: `Invalid body field "entries": the list does not include ${clientIp}, the address of this request; add it, or you would lock yourself out`,
+    details: { in: 'body', field: 'entries', clientIp },
+  };
 }

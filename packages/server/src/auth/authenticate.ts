@@ -1,4 +1,4 @@
-import { effectiveScopes, SCOPES, satisfiesScope } from '@dataplatform/contract';
+import { effectiveScopes, keyHasExpired, SCOPES, satisfiesScope } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { KeyPrincipal, Storage } from '../storage/types.js';
@@ -82,8 +82,7 @@ export class Authenticator {
     // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
     request.usageKeyId = stored.keyId;
     if (stored.status === 'paused') throw new ApiError('key_paused');
-    if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= Date.now())
-      throw new ApiError('key_expired');
+    if (keyHasExpired(stored.expiresAt, Date.now())) throw new ApiError('key_expired');
     if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
     // Counted before the scope check, so that every answer after authentication carries the RateLimit headers.
     const counted = this.limiter.consume(stored.keyId, stored.tier);

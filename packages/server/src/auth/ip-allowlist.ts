@@ -1,4 +1,4 @@
-import { isAddressAllowed } from '@dataplatform/contract';
+import { checkAllowlistAccess } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { Storage } from '../storage/types.js';
@@ -15,9 +15,7 @@ export function enforceIpAllowlist(storage: Storage) {
     const session = request.session;
     if (!session) throw new Error('enforceIpAllowlist must run after the session hook');
     const entries = await storage.accounts.ipAllowlist(session.userId);
-    const ip = clientIp(request);
-    if (!isAddressAllowed(ip, entries)) {
-      throw new ApiError('ip_blocked', `Requests from ${ip} are not in this account's IP allowlist`, { ip });
-    }
+    const blocked = checkAllowlistAccess(clientIp(request), entries);
+    if (blocked) throw new ApiError(blocked.code, blocked.message, blocked.details);
   };
 }

@@ -1,23 +1,15 @@
 import type { importRoutes, jobsRoutes } from '@dataplatform/contract';
+import { checkImportEncoding, importFormatOfMediaType } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { RouteHandlers } from '../http/route-call.js';
-import { formatOfContentType } from '../services/import/format.js';
 import type { ImportService } from '../services/import/import-service.js';
 import type { JobService } from '../services/jobs.js';
 
 function gzipOf(request: FastifyRequest): boolean {
-  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-  if (encoding === undefined || encoding === '' || encoding === 'identity') return false;
-  if (encoding === 'gzip' || encoding === 'x-gzip') return true;
-  throw new ApiError(
-    'validation_error',
-    `Content-Encoding "${encoding}" is not supported; send gzip or nothing`,
-    {
-      in: 'header',
-      field: 'content-encoding',
-    },
-  );
+  const gzip = checkImportEncoding(request.headers['content-encoding']);
+  if (typeof gzip === 'boolean') return gzip;
+  throw new ApiError(gzip.code, gzip.message, gzip.details);
 }
 
 /** What the import and jobs routes need. */
@@ -43,7 +35,7 @@ export function jobHandlers({
         {
           clusterId: principal.clusterId,
           collection: params.collection,
-          format: query.format ?? formatOfContentType(request.headers['content-type']),
+          format: query.format ?? importFormatOfMediaType(request.headers['content-type']),
           gzip: gzipOf(request),
           onError: query.onError,
           infer: query.infer,

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { checkIdempotencyKey, IDEMPOTENCY_WINDOW_MS, idempotencySubject } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
+import { rejectViolation } from '../http/validate.js';
 import type { IdempotencyRecord, IdempotencyRecordInput, Storage } from '../storage/types.js';
 
 /** The answer of a write, as JSON text. */
@@ -10,9 +12,6 @@ export interface Answer {
   /** Id of the document a create stored (or stored earlier, on a replay). */
   id?: string;
 }
-
-/** How long an Idempotency-Key replays its first answer. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** A write's Idempotency-Key with the fingerprint of the request it came with. */
 export interface IdempotencyContext {
@@ -30,17 +29,14 @@ export function idempotencyContext(
   path: string,
   rawBody: string,
 ): IdempotencyContext | null {
+  rejectViolation(checkIdempotencyKey(header));
   if (header === undefined) return null;
-  if (typeof header !== 'string' || header.length === 0 || header.length > 255) {
-    throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 characters', {
-      in: 'header',
-      field: 'Idempotency-Key',
-    });
-  }
-  const fingerprint = createHash('sha256').update(`${method} ${path}\n${rawBody}`).digest('base64url');
+  const fingerprint = createHash('sha256')
+    .update(idempotencySubject(method, path, rawBody))
+    .digest('base64url');
   return {
     clusterId,
-    key: header,
+    key: header as string,
     fingerprint,
     notBefore: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString(),
   };

@@ -1,5 +1,6 @@
-import { JOB_ERROR_LIMIT } from '@dataplatform/contract';
+import { checkCancel, JOB_CANCELLED, JOB_ERROR_LIMIT, jobNotFound } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
+import { rejectViolation } from '../http/validate.js';
 import type { JobRecord, Storage } from '../storage/types.js';
 
 /** A job as the API shows it. */
@@ -21,7 +22,10 @@ export function publicJob(job: JobRecord) {
   };
 }
 
-const notFound = (id: string) => new ApiError('not_found', `Job "${id}" not found`);
+const notFound = (id: string) => {
+  const { code, message } = jobNotFound(id);
+  return new ApiError(code, message);
+};
 
 /** Jobs as key holders (one cluster) and signed-in users (every cluster they own) see them. */
 export class JobService {
@@ -55,14 +59,16 @@ export class JobService {
   async cancel(userId: string, id: string) {
     await this.getOwned(userId, id);
     const now = new Date().toISOString();
-    const cancelled = await this.storage.jobs.cancel(
-      id,
-      { code: 'cancelled', message: 'The job was cancelled' },
-      now,
-    );
-    const job = await this.storage.jobs.find(id);
+    const cancelled = await this.storage.jobs.cancel(id, JOB_CANCELLED, now);
+    const job = (await this.storage.jobs.find(id))!;
+    // Not cancelled: it had finished, or (rarely) a resume restarted it meanwhile.
     if (!cancelled)
-      throw new ApiError('conflict', `Job "${id}" has finished (${job?.status}); it cannot be cancelled`);
-    return publicJob(job!);
+      rejectViolation(
+        checkCancel(id, job.status) ?? {
+          code: 'conflict',
+          message: `Job "${id}" changed while being cancelled; try again`,
+        },
+      );
+    return publicJob(job);
   }
 }

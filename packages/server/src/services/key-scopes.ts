@@ -1,5 +1,5 @@
-import { SCOPE_ALIASES, SCOPES } from '@dataplatform/contract';
-import { ApiError } from '../http/errors.js';
+import { checkGrantable, SCOPES } from '@dataplatform/contract';
+import { rejectViolation } from '../http/validate.js';
 
 /**
  * The scopes a user holds over their own account: all of them. (Team roles, when they come, narrow this; every
@@ -9,18 +9,7 @@ export function scopesOfUser(_userId: string): readonly string[] {
   return SCOPES;
 }
 
-const canonical = (scope: string) => SCOPE_ALIASES[scope] ?? scope;
-
-/**
- * Refuses with 403 `forbidden` any requested scope the grantor does not hold. An alias counts as the scope it
- * stands for, both ways: holding `data:read` allows giving `database:read`.
- */
+/** Refuses with 403 `forbidden` any requested scope the grantor does not hold (`checkGrantable`). */
 export function assertGrantable(requested: readonly string[], held: readonly string[]): void {
-  const holds = new Set(held.map(canonical));
-  const missing = requested.filter((scope) => !holds.has(canonical(scope)));
-  if (missing.length > 0) {
-    throw new ApiError('forbidden', `Cannot grant scopes the owner does not hold: ${missing.join(', ')}`, {
-      scopes: missing,
-    });
-  }
+  rejectViolation(checkGrantable(requested, held));
 }

@@ -3,14 +3,18 @@ import {
   ApiKeyCreate,
   type ApiKeyUsageEntry,
   ApiKeyUsageQuery,
+  checkKeyChange,
+  checkKeyExpiry,
   isJsonObject,
+  keyExpiresAt,
+  keyNotFound,
+  keyStatusAt,
 } from '@dataplatform/contract';
 import type { z } from 'zod';
 import { generateApiKey, KEY_PREFIX } from '../auth/api-key.js';
 import { ApiError } from '../http/errors.js';
-import { validate } from '../http/validate.js';
+import { rejectViolation, validate } from '../http/validate.js';
 import type { KeyOwner, KeyRow, Storage } from '../storage/types.js';
-import { expiryOf, hasExpired } from './key-expiry.js';
 import { assertGrantable, scopesOfUser } from './key-scopes.js';
 
 /** An API key record as the key routes answer it (API.md). */
@@ -62,7 +66,8 @@ export class KeyService {
   ): Promise<KeyWithSecret> {
     assertGrantable(input.scopes, grantable);
     const now = this.now();
-    const expiresAt = expiryOf(input, now);
+    rejectViolation(checkKeyExpiry(input, now));
+    const expiresAt = keyExpiresAt(input, now);
     const clusterId = await this.storage.accounts.ownedCluster(owner.userId, input.clusterId ?? null);
     if (clusterId === null) {
       throw input.clusterId === undefined
@@ -97,14 +102,14 @@ export class KeyService {
 
   /** Stops the key from working; its usage history is kept. Pausing a paused key changes nothing. */
   async pause(owner: KeyOwner, keyId: string): Promise<ApiKeyRecord> {
-    await this.findUnexpired(owner, keyId, 'paused');
+    await this.findChangeable(owner, keyId, 'paused');
     await this.storage.keys.setStatus(keyId, 'paused');
     return this.get(owner, keyId);
   }
 
   /** Makes a paused key work again. Resuming an active key changes nothing; an expired one stays expired (409). */
   async resume(owner: KeyOwner, keyId: string): Promise<ApiKeyRecord> {
-    await this.findUnexpired(owner, keyId, 'resumed');
+    await this.findChangeable(owner, keyId, 'resumed');
     await this.storage.keys.setStatus(keyId, 'active');
     return this.get(owner, keyId);
   }
@@ -114,9 +119,7 @@ export class KeyService {
    * next request). A paused or expired key cannot be rotated (409 `conflict`): resume it, or create a new one.
    */
   async rotate(owner: KeyOwner, keyId: string): Promise<KeyWithSecret> {
-    const row = await this.findUnexpired(owner, keyId, 'rotated');
-    if (row.status === 'paused')
-      throw new ApiError('conflict', 'A paused key cannot be rotated; resume it first');
+    await this.findChangeable(owner, keyId, 'rotated');
     const generated = generateApiKey(keyId);
     if (!(await this.storage.keys.rotate(keyId, generated.hash, new Date(this.now()).toISOString()))) {
       throw notFound(keyId);
@@ -153,17 +156,20 @@ export class KeyService {
     return row;
   }
 
-  private async findUnexpired(owner: KeyOwner, keyId: string, verb: string): Promise<KeyRow> {
+  private async findChangeable(
+    owner: KeyOwner,
+    keyId: string,
+    change: 'paused' | 'resumed' | 'rotated',
+  ): Promise<KeyRow> {
     const row = await this.find(owner, keyId);
-    if (hasExpired(row.expiresAt, this.now())) {
-      throw new ApiError('conflict', `An expired key cannot be ${verb}; create a new key instead`);
-    }
+    rejectViolation(checkKeyChange(row, change, this.now()));
     return row;
   }
 }
 
 function notFound(keyId: string): ApiError {
-  return new ApiError('not_found', `API key ${keyId} not found`);
+  const { code, message } = keyNotFound(keyId);
+  return new ApiError(code, message);
 }
 
 /** The API shape of a stored key; `expired` is derived from the expiry instant. */
@@ -173,7 +179,7 @@ function toRecord(row: KeyRow, now: number): ApiKeyRecord {
     name: row.name,
     prefix: `${KEY_PREFIX}${row.id}`,
     scopes: row.scopes,
-    status: hasExpired(row.expiresAt, now) ? 'expired' : row.status,
+    status: keyStatusAt(row.status, row.expiresAt, now),
     clusterId: row.clusterId,
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,

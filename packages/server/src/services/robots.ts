@@ -1,4 +1,10 @@
-import { type ApiKeyCreate, isJsonObject, type Robot, RobotCreate } from '@dataplatform/contract';
+import {
+  type ApiKeyCreate,
+  isJsonObject,
+  type Robot,
+  RobotCreate,
+  robotNotFound,
+} from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
@@ -93,7 +99,8 @@ export class RobotService {
 }
 
 function notFound(robotId: string): ApiError {
-  return new ApiError('not_found', `Robot ${robotId} not found`);
+  const { code, message } = robotNotFound(robotId);
+  return new ApiError(code, message);
 }
 
 function toRecord(robot: RobotRow): RobotRecord {

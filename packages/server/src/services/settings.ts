@@ -1,4 +1,4 @@
-import { isAddressAllowed } from '@dataplatform/contract';
+import { allowlistUpdate } from '@dataplatform/contract';
 import type { ClientInfo } from '../auth/client.js';
 import { ApiError } from '../http/errors.js';
 import type { Storage } from '../storage/types.js';
@@ -16,18 +16,12 @@ export class SettingsService {
   }
 
   /**
-   * Replaces the allowlist. A non-empty list must include the address the change comes from, so that nobody
-   * cuts themselves off by mistake (a password reset clears the list when an address changes later).
+   * Replaces the allowlist, unless it would lock out the address of the change (`allowlistUpdate`); a password
+   * reset clears the list when an address changes later.
    */
   async setIpAllowlist(userId: string, requested: readonly string[], client: ClientInfo) {
-    const entries = [...new Set(requested.map((entry) => entry.trim()))];
-    if (!isAddressAllowed(client.ip, entries)) {
-      throw new ApiError(
-        'validation_error',
-        `Invalid body field "entries": the list does not include ${client.ip}, the address of this request; add it, or you would lock yourself out`,
-        { in: 'body', field: 'entries', clientIp: client.ip },
-      );
-    }
+    const entries = allowlistUpdate(requested, client.ip);
+    if (!Array.isArray(entries)) throw new ApiError(entries.code, entries.message, entries.details);
     await this.storage.accounts.setIpAllowlist(userId, entries, new Date().toISOString());
     await this.activity.record(userId, 'ip_allowlist.updated', client, { entries });
     return { entries, clientIp: client.ip };

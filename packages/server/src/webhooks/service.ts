@@ -1,8 +1,13 @@
 import {
+  deliveryNotFound as deliveryNotFoundRule,
   resolveTestEvent,
+  streamedResendRefused,
   testEventDocuments,
+  type Violation,
+  WEBHOOK_SECRET_OVERLAP_MS,
   type WebhookCreate,
   type WebhookTestEvent,
+  webhookNotFound,
 } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
@@ -13,9 +18,6 @@ import { type Clock, iso } from './clock.js';
 import { generateSigningSecret, type SecretBox, signingSecrets } from './secret-box.js';
 
 const ulid = monotonicFactory();
-
-/** How long the old secret keeps signing after a rotation. */
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** A subscription as the API shows it, without secrets. */
 export function publicSubscription(record: SubscriptionRecord) {
@@ -37,7 +39,7 @@ export function publicDelivery(record: DeliveryRecord) {
 }
 
 function notFound(webhookId: string): ApiError {
-  return new ApiError('not_found', `Webhook "${webhookId}" not found`, { webhookId });
+  return toApiError(webhookNotFound(webhookId));
 }
 
 /** The webhook routes' work, for one cluster at a time (the caller's). */
@@ -97,7 +99,7 @@ export class WebhookService {
   async rotateSecret(clusterId: string, webhookId: string, supplied: string | undefined) {
     const box = this.requireBox();
     const secret = supplied ?? generateSigningSecret();
-    const previousSecretExpiresAt = iso(this.clock.now() + ROTATION_OVERLAP_MS);
+    const previousSecretExpiresAt = iso(this.clock.now() + WEBHOOK_SECRET_OVERLAP_MS);
     const record = await this.storage.webhooks.rotateSecret(
       clusterId,
       webhookId,
@@ -180,16 +182,13 @@ export class WebhookService {
 }
 
 function streamedResend(webhookId: string, deliveryId: string): ApiError {
-  return new ApiError(
-    'validation_error',
-    `Delivery "${deliveryId}" of webhook "${webhookId}" is streamed: a stream subscription is never posted to, so there is nothing to re-send (reconnect the event stream with a Last-Event-ID from before it to get it again)`,
-    { webhookId, deliveryId, status: 'streamed' },
-  );
+  return toApiError(streamedResendRefused(webhookId, deliveryId));
 }
 
 function deliveryNotFound(webhookId: string, deliveryId: string): ApiError {
-  return new ApiError('not_found', `Delivery "${deliveryId}" of webhook "${webhookId}" not found`, {
-    webhookId,
-    deliveryId,
-  });
+  return toApiError(deliveryNotFoundRule(webhookId, deliveryId));
+}
+
+function toApiError({ code, message, details }: Violation): ApiError {
+  return new ApiError(code, message, details);
 }

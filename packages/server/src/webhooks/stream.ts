@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage, StreamedEvent, SubscriptionRecord } from '../storage/types.js';
 import { iso } from './clock.js';
+import { deliveryHeaders } from './delivery-headers.js';
 import type { WebhookService } from './service.js';
-import { signDelivery } from './signing.js';
 
 const PAGE = 500;
 const POLL_MS = 1_000;
@@ -105,11 +105,11 @@ class EventStream {
     const at = Date.parse(event.cursor.createdAt);
     this.sent.set(event.eventId, at);
     this.newest = Math.max(this.newest, at);
-    const headers = signDelivery({
+    const headers = deliveryHeaders({
       id: event.eventId,
       type: event.eventType,
       body: event.body,
-      timestamp: Math.floor(this.service.now / 1000),
+      sentAt: this.service.now,
       secrets: this.service.openSecrets(this.subscription),
     });
     const data = JSON.stringify({ body: event.body, headers });

@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { monotonicFactory } from 'ulid';
 import type { ClaimedDelivery, FinishedAttempt, Storage } from '../storage/types.js';
 import { type Clock, iso } from './clock.js';
+import { deliveryHeaders } from './delivery-headers.js';
 import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
 import { type SecretBox, signingSecrets } from './secret-box.js';
-import { signDelivery } from './signing.js';
 
 const ulid = monotonicFactory();
 
@@ -146,11 +146,11 @@ export class DeliveryWorker {
     const startedAt = clock.now();
     let result: PostResult;
     try {
-      const headers = signDelivery({
+      const headers = deliveryHeaders({
         id: delivery.eventId,
         type: delivery.eventType,
         body: delivery.body,
-        timestamp: Math.floor(startedAt / 1000),
+        sentAt: startedAt,
         secrets: signingSecrets(box, { ...delivery, id: delivery.subscriptionId }, startedAt),
       });
       result = await dispatcher.post(delivery.url, delivery.body, headers);

@@ -1,27 +1,31 @@
 import {
   checkDocumentBody,
+  checkResume,
+  DUPLICATE_ROW,
+  IDEMPOTENCY_WINDOW_MS,
   type ImportFormat,
+  importFormat,
   JOB_ERROR_LIMIT,
   type JobRowError,
   type JsonObject,
+  newImportJob,
+  recordRowError,
+  restartedJob,
+  rowRefusedFailure,
 } from '@dataplatform/contract';
 import { ApiError } from '../../http/errors.js';
+import { rejectViolation } from '../../http/validate.js';
 import type { DocumentOperation, JobRecord, OperationResult, Storage } from '../../storage/types.js';
 import { insertOperation, nextId } from '../document-operations.js';
-import { IDEMPOTENCY_WINDOW_MS } from '../idempotency.js';
 import { publicJob } from '../jobs.js';
 import { csvParser } from './csv.js';
 import { decodedBody, utf8Checked } from './decode.js';
-import { sniffFormat } from './format.js';
 import { jsonArrayParser } from './json-array.js';
 import { ndjsonParser } from './ndjson.js';
 import { type RowParser, SourceError, type SourceRow } from './rows.js';
 
 /** Rows stored per transaction: large enough to amortise a commit, small enough to hold in memory. */
 export const IMPORT_CHUNK_ROWS = 1000;
-
-/** A running job whose worker has not saved it for this long may be resumed elsewhere (its server stopped). */
-export const STALE_JOB_MS = 30_000;
 
 /** One import call. */
 export interface ImportRequest {
@@ -85,26 +89,10 @@ export class ImportService {
   }
 
   private async create(request: ImportRequest): Promise<JobRecord> {
-    const now = new Date().toISOString();
+    const { collection, format, onError, infer } = request;
     const job: JobRecord = {
       id: `job_${nextId()}`,
-      kind: 'import',
-      status: 'running',
-      clusterId: request.clusterId,
-      input: {
-        collection: request.collection,
-        format: request.format ?? 'ndjson',
-        onError: request.onError,
-        infer: request.infer,
-      },
-      counts: { rows: 0, inserted: 0, failed: 0 },
-      bytes: 0,
-      errors: [],
-      failure: null,
-      createdAt: now,
-      startedAt: now,
-      updatedAt: now,
-      finishedAt: null,
+      ...newImportJob(request.clusterId, { collection, format, onError, infer }, new Date().toISOString()),
     };
     await this.storage.jobs.create(job);
     return job;
@@ -114,35 +102,12 @@ export class ImportService {
   private async resume(request: ImportRequest): Promise<JobRecord> {
     const id = request.resume!;
     const job = await this.storage.jobs.find(id);
-    if (!job || job.clusterId !== request.clusterId || job.kind !== 'import')
-      throw new ApiError('not_found', `Job "${id}" not found`);
-    if (job.input.collection !== request.collection)
-      throw new ApiError(
-        'conflict',
-        `Job "${id}" imports into "${String(job.input.collection)}", not "${request.collection}"`,
-      );
-    if (job.status === 'succeeded')
-      throw new ApiError('conflict', `Job "${id}" has finished; nothing is left to resume`);
-    if (job.status === 'running' && Date.now() - Date.parse(job.updatedAt) < STALE_JOB_MS)
-      throw new ApiError(
-        'conflict',
-        `Job "${id}" is running; cancel it or wait for it to stop before resuming`,
-      );
+    const visible = job?.clusterId === request.clusterId ? job : undefined;
+    rejectViolation(checkResume(id, visible, request.collection, Date.now()));
     const now = new Date().toISOString();
-    if (!(await this.storage.jobs.restart(id, { status: job.status, updatedAt: job.updatedAt }, now)))
+    if (!(await this.storage.jobs.restart(id, { status: job!.status, updatedAt: job!.updatedAt }, now)))
       throw new ApiError('conflict', `Job "${id}" changed while being resumed; try again`);
-    return {
-      ...job,
-      status: 'running',
-      // A resume is a new run: the job's timestamps time this run, and its pace is the rows over that time.
-      startedAt: now,
-      counts: { rows: 0, inserted: 0, failed: 0 },
-      bytes: 0,
-      errors: [],
-      failure: null,
-      updatedAt: now,
-      finishedAt: null,
-    };
+    return { ...job!, ...restartedJob(now) };
   }
 }
 
@@ -191,7 +156,7 @@ class ImportRun {
   }
 
   private startParser(first: Buffer): RowParser {
-    const format = this.request.format ?? sniffFormat(first.subarray(0, 64).toString('utf8'));
+    const format = importFormat(this.request.format, first.subarray(0, 64).toString('utf8'));
     this.job.input = { ...this.job.input, format };
     return parserFor(format, this.request.infer, this.request.maxRowBytes);
   }
@@ -236,8 +201,7 @@ class ImportRun {
   }
 
   private refuse(line: number, code: string, message: string, counted = true): void {
-    if (counted) this.job.counts.failed++;
-    if (this.job.errors.length < JOB_ERROR_LIMIT) this.job.errors.push({ line, code, message });
+    recordRowError(this.job, { line, code, message }, counted);
   }
 
   /** Stores the pending rows as one transaction with their mark, then saves the job's progress. */
@@ -275,8 +239,8 @@ class ImportRun {
         operations.slice(0, outcome.index + 1),
         lines.slice(0, outcome.index + 1),
         line,
-        'conflict',
-        'A document with this _id already exists in the collection',
+        DUPLICATE_ROW.code,
+        DUPLICATE_ROW.message,
       );
     }
     this.count(mark);
@@ -327,11 +291,7 @@ class ImportRun {
           if (result.ok) mark.inserted++;
           else {
             mark.failed++;
-            mark.errors.push({
-              line: lines[index]!,
-              code: result.reason,
-              message: 'A document with this _id already exists in the collection',
-            });
+            mark.errors.push({ line: lines[index]!, code: result.reason, message: DUPLICATE_ROW.message });
           }
         });
         mark.errors = mark.errors.sort((a, b) => a.line - b.line).slice(0, JOB_ERROR_LIMIT);
@@ -362,12 +322,8 @@ class ImportRun {
   /** Ends the job after a failure: what was stored stays, and the failure says how to go on. */
   private async stop(error: unknown): Promise<void> {
     if (this.stopped || error instanceof Cancelled) return;
-    const resume = `resume with resume=${this.job.id}`;
     if (error instanceof RowAbort) {
-      return this.finish('failed', {
-        code: 'row_refused',
-        message: `Stopped at line ${error.line}: ${error.message} (onError=abort); fix the row and ${resume}`,
-      });
+      return this.finish('failed', rowRefusedFailure(this.job.id, error.line, error.message));
     }
     if (error instanceof SourceError) {
       return this.finish('failed', {
@@ -385,7 +341,7 @@ class ImportRun {
     if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
       return this.finish('failed', {
         code: 'upload_interrupted',
-        message: `The upload broke off after ${this.job.counts.rows} rows; ${resume} and the same file`,
+        message: `The upload broke off after ${this.job.counts.rows} rows; resume with resume=${this.job.id} and the same file`,
       });
     }
     await this.finish('failed', { code: 'internal_error', message: 'The import failed on the server' });
