@@ -1,4 +1,5 @@
-import type { Storage, StoredKey } from '../storage/types.js';
+import type { StoredKey } from '../storage/keys.js';
+import type { Storage } from '../storage/types.js';
 import { apiKeyMatches, keyIdOf, parseApiKey, sameKey } from './api-key.js';
 
 interface Verified {

@@ -15,7 +15,7 @@ import { rejectViolation, validate } from '../http/validate.js';
 import type { Answer, DocumentService } from '../services/documents.js';
 import { idempotencyContext } from '../services/idempotency.js';
 import { receiptText } from '../services/write-receipts.js';
-import type { CollectionRef } from '../storage/types.js';
+import type { CollectionRef } from '../storage/documents.js';
 
 type RouteId = (typeof dataRoutes)[number]['id'];
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { z } from 'zod';
 import type { KeyService } from '../services/keys.js';
 import type { RobotService } from '../services/robots.js';
-import type { KeyOwner } from '../storage/types.js';
+import type { KeyOwner } from '../storage/keys.js';
 import {
   type AccountCall,
   type AccountHandler,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
-import type { IdempotencyRecord, IdempotencyRecordInput, Storage } from '../storage/types.js';
+import type { IdempotencyRecord, IdempotencyRecordInput } from '../storage/idempotency.js';
+import type { Storage } from '../storage/types.js';
 
 /** The answer of a write, as JSON text. */
 export interface Answer {

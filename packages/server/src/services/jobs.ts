@@ -1,6 +1,7 @@
 import { JOB_ERROR_LIMIT } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
-import type { JobRecord, Storage } from '../storage/types.js';
+import type { JobRecord } from '../storage/jobs.js';
+import type { Storage } from '../storage/types.js';
 
 /** A job as the API shows it. */
 export function publicJob(job: JobRecord) {

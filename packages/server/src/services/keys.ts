@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { generateApiKey, KEY_PREFIX } from '../auth/api-key.js';
 import { ApiError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
-import type { KeyOwner, KeyRow, Storage } from '../storage/types.js';
+import type { KeyOwner, KeyRow } from '../storage/keys.js';
+import type { Storage } from '../storage/types.js';
 import { expiryOf, hasExpired } from './key-expiry.js';
 import { assertGrantable, scopesOfUser } from './key-scopes.js';
 

@@ -4,8 +4,6 @@ import { openPostgresStorage } from './postgres/index.js';
 import { openSqliteStorage } from './sqlite/index.js';
 import type { Storage } from './types.js';
 
-export type * from './types.js';
-
 /** Opens the storage engine the configuration names: PostgreSQL for a `DATABASE_URL`, embedded SQLite otherwise. */
 export async function openStorage(
   config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'dataDir' | 'sqliteSynchronous'> &

@@ -6,7 +6,9 @@ import {
   type JsonObject,
 } from '@dataplatform/contract';
 import { ApiError } from '../../http/errors.js';
-import type { DocumentOperation, JobRecord, OperationResult, Storage } from '../../storage/types.js';
+import type { DocumentOperation, OperationResult } from '../../storage/documents.js';
+import type { JobRecord } from '../../storage/jobs.js';
+import type { Storage } from '../../storage/types.js';
 import { insertOperation, nextId } from '../document-operations.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../idempotency.js';
 import { publicJob } from '../jobs.js';

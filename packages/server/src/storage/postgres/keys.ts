@@ -1,6 +1,6 @@
 import { rateTierOf } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
-import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../types.js';
+import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../keys.js';
 
 interface AuthRow {
   keyId: string;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../types.js';
+import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../accounts.js';
 import type { AuthCache } from './auth-cache.js';
 
 /** Users, billing accounts and clusters on SQLite. */

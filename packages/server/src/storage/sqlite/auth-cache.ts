@@ -1,4 +1,4 @@
-import type { StoredKey } from '../types.js';
+import type { StoredKey } from '../keys.js';
 
 /**
  * A cached key: the answer of `findForAuth`, and until when its tier holds (the end of a trial, else forever).

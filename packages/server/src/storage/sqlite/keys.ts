@@ -1,6 +1,6 @@
 import { rateTierOf } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
-import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../types.js';
+import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../keys.js';
 import type { AuthCache, CachedKey } from './auth-cache.js';
 
 interface AuthRow {

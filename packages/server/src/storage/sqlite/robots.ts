@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewRobot, RobotRow, RobotStore } from '../types.js';
+import type { NewRobot, RobotRow, RobotStore } from '../robots.js';
 import type { AuthCache } from './auth-cache.js';
 
 const COLUMNS = 'id, name, scopes, created_at AS createdAt';
