@@ -53,19 +53,18 @@ export interface KeyRow {
 }
 
 /**
- * API keys. Every write here can change what authentication decides, so engines that cache keys for
- * authentication forget them first.
+ * API keys, as the server sees them: `findForAuth` goes through the authentication cache (`auth-cache.ts`), which
+ * every write here, to accounts and to robots empties, on this instance and, through the engine, on the others.
  */
 export interface KeyStore {
   /** The key with this id together with its cluster and the owner's tier, or null. */
   findForAuth(keyId: string): Promise<StoredKey | null>;
   /**
-   * True when `findForAuth` answers the same object for a key until something that could change the answer is
-   * written (an exact cache), so that a check made against that object may be remembered (auth/key-verifier.ts).
+   * What `findForAuth` would answer, when the cache holds it right now; no I/O, no promise. The cache answers the
+   * same object until something that could change it is written, so a check made against that object may be
+   * remembered for as long as this answers it (auth/key-verifier.ts).
    */
-  readonly stableAuthResults: boolean;
-  /** What `findForAuth` would answer, when the engine holds it in its exact cache right now; no I/O, no promise. */
-  cachedForAuth?(keyId: string): StoredKey | undefined;
+  cachedForAuth(keyId: string): StoredKey | undefined;
   create(key: NewKey): Promise<void>;
   /** Pauses or resumes a key. */
   setStatus(keyId: string, status: 'active' | 'paused'): Promise<void>;
@@ -77,4 +76,15 @@ export interface KeyStore {
   rotate(keyId: string, secretHash: Buffer, rotatedAt: string): Promise<boolean>;
   /** Removes the key and its usage history; false when it was already gone. */
   delete(keyId: string): Promise<boolean>;
+}
+
+/** What authentication reads of a key, as stored: the tier is worked out from `billing` above the engines. */
+export interface KeyAuthRow extends Omit<StoredKey, 'tier'> {
+  billing: { plan: string; trialExpiresAt: string | null; enterprise: boolean };
+}
+
+/** API keys as an engine keeps them: reads for authentication go to the database every time. */
+export interface EngineKeyStore extends Omit<KeyStore, 'findForAuth' | 'cachedForAuth'> {
+  /** The key with this id, its cluster's status and its owner's plan; null when there is no such key. */
+  readForAuth(keyId: string): Promise<KeyAuthRow | null>;
 }

@@ -1,10 +1,11 @@
 import type { AccountStore } from './accounts.js';
+import type { AuthChanges } from './auth-cache.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { DeviceAuthorizationStore } from './device-authorizations.js';
 import type { DocumentStore } from './documents.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { JobStore } from './jobs.js';
-import type { KeyStore } from './keys.js';
+import type { EngineKeyStore, KeyStore } from './keys.js';
 import type { NotificationStore } from './notifications.js';
 import type { QueryStore } from './query.js';
 import type { RobotStore } from './robots.js';
@@ -42,4 +43,11 @@ export interface Storage {
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What an engine opens: its own stores, which `withAuthCache` (`cached-stores.ts`) turns into `Storage`. */
+export interface EngineStorage extends Omit<Storage, 'keys'> {
+  readonly keys: EngineKeyStore;
+  /** How this engine's instances hear of each other's writes that change what authentication decides. */
+  readonly authChanges: AuthChanges;
 }
