@@ -1,18 +1,8 @@
 import type { Sql } from 'postgres';
 import type { EngineKeyStore, KeyAuthRow, KeyOwner, KeyRow, NewKey } from '../keys.js';
 
-interface AuthRow {
-  keyId: string;
-  clusterId: string;
-  clusterStatus: string;
-  scopes: string[];
-  status: 'active' | 'paused';
-  expiresAt: string | null;
-  secretHash: Buffer;
-  plan: string;
-  trialExpiresAt: string | null;
-  enterprise: boolean;
-}
+/** The row of the authentication read: the key's fields with the owner's billing flattened. */
+type AuthRow = Omit<KeyAuthRow, 'billing'> & KeyAuthRow['billing'];
 
 /** API keys on PostgreSQL. */
 export class PostgresKeys implements EngineKeyStore {

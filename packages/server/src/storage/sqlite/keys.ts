@@ -1,18 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { EngineKeyStore, KeyAuthRow, KeyOwner, KeyRow, NewKey } from '../keys.js';
 
-interface AuthRow {
-  keyId: string;
-  clusterId: string;
-  clusterStatus: string;
-  scopes: string;
-  status: 'active' | 'paused';
-  expiresAt: string | null;
-  secretHash: Buffer;
-  plan: string;
-  trialExpiresAt: string | null;
-  enterprise: number;
-}
+/** The row of the authentication read: scopes as JSON text, the owner's billing flattened, booleans as 0 or 1. */
+type AuthRow = Omit<KeyAuthRow, 'billing' | 'scopes'> &
+  Omit<KeyAuthRow['billing'], 'enterprise'> & { scopes: string; enterprise: number };
 
 type StoredRow = Omit<KeyRow, 'scopes'> & { scopes: string };
 
