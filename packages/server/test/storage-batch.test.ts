@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocumentOperation } from '../src/storage/documents.js';
 import { openStorage } from '../src/storage/index.js';
-import type { DocumentOperation, Storage } from '../src/storage/types.js';
+import type { Storage } from '../src/storage/types.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
 
 const AT = '2026-01-01T00:00:00.000Z';

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../src/auth/api-key.js';
 import { createAccountWithKey } from '../src/index.js';
 import { openStorage } from '../src/storage/index.js';
-import type { Storage, UsageRecord } from '../src/storage/types.js';
+import type { Storage } from '../src/storage/types.js';
+import type { UsageRecord } from '../src/storage/usage.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
 
 /** The key, usage and robot stores: every engine must pass these through the one storage interface. */

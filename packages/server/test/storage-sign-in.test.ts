@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithKey } from '../src/index.js';
 import { openStorage } from '../src/storage/index.js';
-import type { PasskeyRecord, Storage } from '../src/storage/types.js';
+import type { PasskeyRecord } from '../src/storage/sign-in.js';
+import type { Storage } from '../src/storage/types.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
 
 /** The storage contract of sign-in flows, linked identities and passkeys, on every engine. */

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithKey } from '../src/index.js';
+import type { CollectionRef } from '../src/storage/documents.js';
 import { openStorage } from '../src/storage/index.js';
-import type { CollectionRef, Storage } from '../src/storage/types.js';
+import type { Storage } from '../src/storage/types.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
 
 /** The storage contract: every engine must pass these, through the one interface the server uses. */

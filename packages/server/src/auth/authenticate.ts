@@ -1,7 +1,8 @@
 import { effectiveScopes, keyHasExpired, SCOPES, satisfiesScope } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import type { KeyPrincipal, Storage } from '../storage/types.js';
+import type { KeyPrincipal } from '../storage/keys.js';
+import type { Storage } from '../storage/types.js';
 import { KEY_PREFIX } from './api-key.js';
 import { KeyVerifier } from './key-verifier.js';
 import { applyRateDecision, type KeyRateLimiter } from './rate-limit.js';

@@ -1,4 +1,5 @@
-import type { Storage, StoredKey } from '../storage/types.js';
+import type { StoredKey } from '../storage/keys.js';
+import type { Storage } from '../storage/types.js';
 import { apiKeyMatches, keyIdOf, parseApiKey, sameKey } from './api-key.js';
 
 interface Verified {
@@ -10,8 +11,8 @@ interface Verified {
 /**
  * Finds the stored key a presented API key names and checks its secret against the stored hash in constant time.
  *
- * When the storage keeps its keys in an exact cache (`stableAuthResults`, SQLite), the answer of the last
- * successful check is remembered: the same secret presented again for the same cached key is accepted by `recall`
+ * Storage keeps the keys used for authentication in an exact cache (`storage/auth-cache.ts`), so the answer of the
+ * last successful check is remembered: the same secret presented again for the same cached key is accepted by `recall`
  * after a constant-time comparison in memory, without the checksum, the hash, a native call or a promise. Any
  * write to keys empties the storage's cache, so the next request gets a new object and is checked in full again.
  */
@@ -32,7 +33,7 @@ export class KeyVerifier {
     if (keyId === null) return undefined;
     const memo = this.verified.get(keyId);
     if (memo === undefined || !sameKey(memo.secret, presented)) return undefined;
-    if (this.storage.keys.cachedForAuth?.(keyId) === memo.stored) return memo.stored;
+    if (this.storage.keys.cachedForAuth(keyId) === memo.stored) return memo.stored;
     // The key changed (rotated, paused, deleted…) or left the cache: forget the secret until it is verified again.
     this.verified.delete(keyId);
     return undefined;
@@ -44,7 +45,7 @@ export class KeyVerifier {
     const keyId = parseApiKey(presented);
     const stored = keyId === null ? null : await this.storage.keys.findForAuth(keyId);
     if (!stored || !apiKeyMatches(presented, stored.secretHash)) return null;
-    if (this.storage.keys.stableAuthResults) this.remember(keyId!, { stored, secret: presented });
+    this.remember(keyId!, { stored, secret: presented });
     return stored;
   }
 

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RouteHandlers } from '../http/route-call.js';
 import type { KeyService } from '../services/keys.js';
 import type { RobotService } from '../services/robots.js';
-import type { KeyOwner } from '../storage/types.js';
+import type { KeyOwner } from '../storage/keys.js';
 
 /** The services behind the key and robot routes. */
 export interface KeyRoutesServices {

@@ -8,7 +8,8 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { IssuedSession, Sessions } from '../auth/sessions.js';
 import { createAccount, EmailTakenError, normalizeEmail } from '../bootstrap/accounts.js';
 import { ApiError } from '../http/errors.js';
-import type { BillingRecord, Storage, UserRecord } from '../storage/types.js';
+import type { BillingRecord, UserRecord } from '../storage/accounts.js';
+import type { Storage } from '../storage/types.js';
 import type { ActivityLog } from './activity.js';
 
 const ulid = monotonicFactory();

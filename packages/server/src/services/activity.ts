@@ -1,7 +1,8 @@
 import type { ActivityAction } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import type { ClientInfo } from '../auth/client.js';
-import type { ActivityRecord, Storage } from '../storage/types.js';
+import type { ActivityRecord } from '../storage/sessions.js';
+import type { Storage } from '../storage/types.js';
 
 const ulid = monotonicFactory();
 

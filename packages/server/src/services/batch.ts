@@ -1,6 +1,7 @@
 import { batchOperationRoute, errorCodes, missingBatchScope, type Violation } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
-import type { DocumentOperation, OperationResult, Storage } from '../storage/types.js';
+import type { DocumentOperation, OperationResult } from '../storage/documents.js';
+import type { Storage } from '../storage/types.js';
 import { type PlannedOperation, planError } from './batch-plan.js';
 import type { BatchPlanner } from './batch-planner.js';
 import { failureError, nextId, patchOperation } from './document-operations.js';

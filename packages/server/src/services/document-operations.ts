@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject, mergePatch } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
 import { ApiError } from '../http/errors.js';
-import type { DocumentOperation } from '../storage/types.js';
+import type { DocumentOperation } from '../storage/documents.js';
 import { fieldsText } from './document-text.js';
 
 /** Makes document ids: ULIDs, monotonic within the process so they sort by creation. */

@@ -1,6 +1,7 @@
 import type { JsonObject, SortKey } from '@dataplatform/contract';
 import { writeResultOf } from '../storage/batch.js';
-import type { CollectionRef, Storage, WriteResult } from '../storage/types.js';
+import type { CollectionRef, WriteResult } from '../storage/documents.js';
+import type { Storage } from '../storage/types.js';
 import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
 import {
   type Answer,

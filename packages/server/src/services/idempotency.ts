@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { checkIdempotencyKey, IDEMPOTENCY_WINDOW_MS, idempotencySubject } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
-import type { IdempotencyRecord, IdempotencyRecordInput, Storage } from '../storage/types.js';
+import type { IdempotencyRecord, IdempotencyRecordInput } from '../storage/idempotency.js';
+import type { Storage } from '../storage/types.js';
 
 /** The answer of a write, as JSON text. */
 export interface Answer {

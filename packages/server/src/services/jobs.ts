@@ -1,7 +1,8 @@
 import { checkCancel, JOB_CANCELLED, JOB_ERROR_LIMIT, jobNotFound } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
-import type { JobRecord, Storage } from '../storage/types.js';
+import type { JobRecord } from '../storage/jobs.js';
+import type { Storage } from '../storage/types.js';
 
 /** A job as the API shows it. */
 export function publicJob(job: JobRecord) {

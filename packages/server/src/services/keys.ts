@@ -14,7 +14,8 @@ import type { z } from 'zod';
 import { generateApiKey, KEY_PREFIX } from '../auth/api-key.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation, validate } from '../http/validate.js';
-import type { KeyOwner, KeyRow, Storage } from '../storage/types.js';
+import type { KeyOwner, KeyRow } from '../storage/keys.js';
+import type { Storage } from '../storage/types.js';
 import { assertGrantable, scopesOfUser } from './key-scopes.js';
 
 /** An API key record as the key routes answer it (API.md). */

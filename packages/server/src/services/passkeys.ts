@@ -9,7 +9,8 @@ import {
 } from '@simplewebauthn/server';
 import type { ClientInfo } from '../auth/client.js';
 import { ApiError } from '../http/errors.js';
-import type { PasskeyRecord, Storage } from '../storage/types.js';
+import type { PasskeyRecord } from '../storage/sign-in.js';
+import type { Storage } from '../storage/types.js';
 import type { AccountService } from './accounts.js';
 import type { ActivityLog } from './activity.js';
 

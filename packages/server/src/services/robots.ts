@@ -9,7 +9,9 @@ import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
-import type { KeyOwner, RobotRow, Storage } from '../storage/types.js';
+import type { KeyOwner } from '../storage/keys.js';
+import type { RobotRow } from '../storage/robots.js';
+import type { Storage } from '../storage/types.js';
 import { assertGrantable, scopesOfUser } from './key-scopes.js';
 import type { KeyService, KeyWithSecret } from './keys.js';
 

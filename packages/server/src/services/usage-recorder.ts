@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { KeyUsageStore, UsageRecord } from '../storage/types.js';
+import type { KeyUsageStore, UsageRecord } from '../storage/usage.js';
 
 /** How often and how much the recorder writes. */
 export interface UsageRecorderOptions {

@@ -5,11 +5,11 @@ import type {
   DocumentOperation,
   DocumentRow,
   DocumentStore,
-  IdempotencyRecordInput,
   ListOptions,
   OperationResult,
   WriteResult,
-} from './types.js';
+} from './documents.js';
+import type { IdempotencyRecordInput } from './idempotency.js';
 
 /** Thrown inside a transaction to roll an atomic batch back at its first failed operation. */
 export class BatchAbort extends Error {

@@ -1,4 +1,4 @@
-import type { DocumentRow } from './types.js';
+import type { DocumentRow } from './documents.js';
 
 /**
  * Builds a document's JSON text from its row without parsing the stored fields again:

@@ -1,4 +1,4 @@
-import type { JobRecord } from './types.js';
+import type { JobRecord } from './jobs.js';
 
 /** A job as both engines store it: JSON columns as text. */
 export interface JobRow {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { TestEvent } from './deliveries.js';
+import type { DocumentOperation, OperationResult } from './documents.js';
 import {
   capturedOf,
   changesOf,
@@ -9,7 +11,6 @@ import {
   testEventRows,
   wants,
 } from './outbox.js';
-import type { DocumentOperation, OperationResult, TestEvent } from './types.js';
 
 const AT = '2030-01-01T00:00:00.000Z';
 const doc = (id: string, fields: object) =>

@@ -1,14 +1,8 @@
 import type { WebhookEventType } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
-import type { DocumentOperation, OperationResult } from './types.js';
-import type {
-  CaptureTaker,
-  ClaimedDelivery,
-  OutboxSubscription,
-  SubscriptionFilter,
-  SubscriptionTarget,
-  TestEvent,
-} from './webhook-types.js';
+import type { CaptureTaker, ClaimedDelivery, TestEvent } from './deliveries.js';
+import type { DocumentOperation, OperationResult } from './documents.js';
+import type { OutboxSubscription, SubscriptionFilter, SubscriptionTarget } from './webhooks.js';
 
 // The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
 // acknowledged write never loses its event and a rolled-back one never sends any. Engine-neutral here; each

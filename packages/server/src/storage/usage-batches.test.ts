@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { UsageRecord } from './types.js';
+import type { UsageRecord } from './usage.js';
 import { packUsage, readUsagePage, type StoredBatch } from './usage-batches.js';
 
 /** Batches as storage keeps them: latest end first, later-written first among equal ends. */

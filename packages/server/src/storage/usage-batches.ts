@@ -1,5 +1,5 @@
 import { DENIED_STATUSES } from '@dataplatform/contract';
-import type { UsageEntry, UsageQuery, UsageRecord } from './types.js';
+import type { UsageEntry, UsageQuery, UsageRecord } from './usage.js';
 
 /**
  * The usage history is stored as batches: one row per key per write of the recorder, holding that write's

@@ -12,7 +12,9 @@ import {
 import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
-import type { DeliveryRecord, DeliveryStatus, Storage, SubscriptionRecord } from '../storage/types.js';
+import type { DeliveryRecord, DeliveryStatus } from '../storage/deliveries.js';
+import type { Storage } from '../storage/types.js';
+import type { SubscriptionRecord } from '../storage/webhooks.js';
 import type { ReceiverPolicy } from './addresses.js';
 import { type Clock, iso } from './clock.js';
 import { generateSigningSecret, type SecretBox, signingSecrets } from './secret-box.js';

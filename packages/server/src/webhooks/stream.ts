@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Storage, StreamedEvent, SubscriptionRecord } from '../storage/types.js';
+import type { StreamedEvent } from '../storage/deliveries.js';
+import type { Storage } from '../storage/types.js';
+import type { SubscriptionRecord } from '../storage/webhooks.js';
 import { iso } from './clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import type { WebhookService } from './service.js';

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { monotonicFactory } from 'ulid';
-import type { ClaimedDelivery, FinishedAttempt, Storage } from '../storage/types.js';
+import type { ClaimedDelivery, FinishedAttempt } from '../storage/deliveries.js';
+import type { Storage } from '../storage/types.js';
 import { type Clock, iso } from './clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';

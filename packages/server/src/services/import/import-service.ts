@@ -15,7 +15,9 @@ import {
 } from '@dataplatform/contract';
 import { ApiError } from '../../http/errors.js';
 import { rejectViolation } from '../../http/validate.js';
-import type { DocumentOperation, JobRecord, OperationResult, Storage } from '../../storage/types.js';
+import type { DocumentOperation, OperationResult } from '../../storage/documents.js';
+import type { JobRecord } from '../../storage/jobs.js';
+import type { Storage } from '../../storage/types.js';
 import { insertOperation, nextId } from '../document-operations.js';
 import { publicJob } from '../jobs.js';
 import { csvParser } from './csv.js';

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../types.js';
+import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../accounts.js';
 
 /** Users, billing accounts and clusters on PostgreSQL. */
 export class PostgresAccounts implements AccountStore {

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { CollectionRef } from '../types.js';
+import type { CollectionRef } from '../documents.js';
 
 /**
  * Maps (cluster, collection name) to the collection's row id. Collections are never renamed or removed,

@@ -1,5 +1,4 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { capturedOf, testEventRows } from '../outbox.js';
 import type {
   AttemptRecord,
   CaptureTaker,
@@ -9,9 +8,10 @@ import type {
   DeliveryStore,
   FinishedAttempt,
   StreamedEvent,
-  SubscriptionTarget,
   TestEvent,
-} from '../webhook-types.js';
+} from '../deliveries.js';
+import { capturedOf, testEventRows } from '../outbox.js';
+import type { SubscriptionTarget } from '../webhooks.js';
 import type { PostgresOutbox } from './outbox.js';
 
 const RECORD = `d.id, d.subscription_id AS "webhookId", d.event_id AS "eventId", e.type AS "eventType",

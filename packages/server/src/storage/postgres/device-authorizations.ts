@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { DeviceAuthorizationRecord, DeviceAuthorizationStore } from '../types.js';
+import type { DeviceAuthorizationRecord, DeviceAuthorizationStore } from '../device-authorizations.js';
 
 type Row = Omit<DeviceAuthorizationRecord, 'interval'> & { interval: number | string };
 

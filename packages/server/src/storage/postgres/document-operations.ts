@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { composeDocument, deletedBody } from '../compose.js';
-import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
+import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 
 // Every statement is prepared once per connection (its text never changes): a batch runs them many times.
 

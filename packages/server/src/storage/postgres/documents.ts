@@ -9,7 +9,7 @@ import type {
   DocumentOperation,
   DocumentRow,
   ListOptions,
-} from '../types.js';
+} from '../documents.js';
 import type { PostgresCollections } from './collections.js';
 import { applyOperations, COLUMNS, selectOne } from './document-operations.js';
 import type { PostgresIdempotency } from './idempotency.js';

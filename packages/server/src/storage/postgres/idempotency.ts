@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import type { IdempotencyRecord, IdempotencyRecordInput, IdempotencyStore } from '../types.js';
+import type { IdempotencyRecord, IdempotencyRecordInput, IdempotencyStore } from '../idempotency.js';
 
 /** Answers recorded under Idempotency-Keys, on PostgreSQL. */
 export class PostgresIdempotency implements IdempotencyStore {

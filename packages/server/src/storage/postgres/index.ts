@@ -1,6 +1,7 @@
 import postgres from 'postgres';
-import type { Storage } from '../types.js';
+import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
+import { PostgresAuthChanges } from './auth-changes.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDeliveries } from './deliveries.js';
 import { PostgresDeviceAuthorizations } from './device-authorizations.js';
@@ -31,7 +32,7 @@ export interface PostgresOptions {
 }
 
 /** Connects to PostgreSQL, runs pending migrations, and returns the storage. */
-export async function openPostgresStorage(options: PostgresOptions): Promise<Storage> {
+export async function openPostgresStorage(options: PostgresOptions): Promise<EngineStorage> {
   const sql = postgres(options.url, {
     max: options.poolSize ?? 10,
     onnotice: () => {},
@@ -44,11 +45,14 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sto
     await sql.end({ timeout: 1 });
     throw error;
   }
+  const authChanges = new PostgresAuthChanges(sql, options.url);
+  await authChanges.listen();
   const idempotency = new PostgresIdempotency(sql);
   const presence = new SubscriptionPresence(sql, options.presenceLeaseMs);
   const outbox = new PostgresOutbox(sql, presence);
   return {
     engine: 'postgres',
+    authChanges,
     documents: new PostgresDocuments(sql, new PostgresCollections(sql), idempotency, outbox),
     idempotency,
     keys: new PostgresKeys(sql),

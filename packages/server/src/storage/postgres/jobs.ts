@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { JOB_COLUMNS, type JobRow, jobOf, progressValues } from '../job-rows.js';
-import type { JobRecord, JobStatus, JobStore } from '../types.js';
+import type { JobRecord, JobStatus, JobStore } from '../jobs.js';
 
 /** Jobs on PostgreSQL. */
 export class PostgresJobs implements JobStore {

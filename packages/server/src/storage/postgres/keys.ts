@@ -1,24 +1,11 @@
-import { rateTierOf } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
-import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../types.js';
+import type { EngineKeyStore, KeyAuthRow, KeyOwner, KeyRow, NewKey } from '../keys.js';
 
-interface AuthRow {
-  keyId: string;
-  clusterId: string;
-  clusterStatus: string;
-  scopes: string[];
-  status: 'active' | 'paused';
-  expiresAt: string | null;
-  secretHash: Buffer;
-  plan: string;
-  trialExpiresAt: string | null;
-  enterprise: boolean;
-}
+/** The row of the authentication read: the key's fields with the owner's billing flattened. */
+type AuthRow = Omit<KeyAuthRow, 'billing'> & KeyAuthRow['billing'];
 
-/** API keys on PostgreSQL. No cache: other instances write here too, so every authentication reads the row. */
-export class PostgresKeys implements KeyStore {
-  readonly stableAuthResults = false;
-
+/** API keys on PostgreSQL. */
+export class PostgresKeys implements EngineKeyStore {
   constructor(private readonly sql: Sql) {}
 
   private columns() {
@@ -32,7 +19,7 @@ export class PostgresKeys implements KeyStore {
       : this.sql`owner_id = ${owner.userId} AND robot_id = ${owner.robotId}`;
   }
 
-  async findForAuth(keyId: string): Promise<StoredKey | null> {
+  async readForAuth(keyId: string): Promise<KeyAuthRow | null> {
     const [row] = await this.sql<AuthRow[]>`
       SELECT k.id AS "keyId", k.cluster_id AS "clusterId", c.status AS "clusterStatus", k.scopes, k.status,
              k.expires_at AS "expiresAt", k.secret_hash AS "secretHash",
@@ -43,7 +30,7 @@ export class PostgresKeys implements KeyStore {
       WHERE k.id = ${keyId}`;
     if (!row) return null;
     const { plan, trialExpiresAt, enterprise, ...key } = row;
-    return { ...key, tier: rateTierOf({ plan, trialExpiresAt, enterprise }) };
+    return { ...key, billing: { plan, trialExpiresAt, enterprise } };
   }
 
   async create(key: NewKey): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { NewNotification, Notification, NotificationStore } from '../types.js';
+import type { NewNotification, Notification, NotificationStore } from '../notifications.js';
 
 /** Notifications of users on PostgreSQL. */
 export class PostgresNotifications implements NotificationStore {

@@ -1,5 +1,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { composeDocument } from '../compose.js';
+import type { CaptureTaker } from '../deliveries.js';
+import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 import {
   type Captured,
   CaptureSignal,
@@ -10,8 +12,7 @@ import {
   outboxRows,
   targetKey,
 } from '../outbox.js';
-import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
-import type { CaptureTaker, SubscriptionTarget } from '../webhook-types.js';
+import type { SubscriptionTarget } from '../webhooks.js';
 import { COLUMNS } from './document-operations.js';
 import type { SubscriptionPresence } from './presence.js';
 

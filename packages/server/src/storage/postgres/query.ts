@@ -1,8 +1,9 @@
 import type { CollectionQuery } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import { composeDocument } from '../compose.js';
+import type { CollectionRef, DocumentRow } from '../documents.js';
+import type { QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, QuerySql } from '../query-sql.js';
-import type { CollectionRef, DocumentRow, QueryResult, QueryStore } from '../types.js';
 import type { PostgresCollections } from './collections.js';
 
 const COLUMNS = 'id, data::text AS data, created_at AS "createdAt", updated_at AS "updatedAt"';

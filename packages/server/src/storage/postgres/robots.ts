@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { NewRobot, RobotRow, RobotStore } from '../types.js';
+import type { NewRobot, RobotRow, RobotStore } from '../robots.js';
 
 /** Robots on PostgreSQL. */
 export class PostgresRobots implements RobotStore {

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { ServerSecretStore } from '../types.js';
+import type { ServerSecretStore } from '../secrets.js';
 
 /** Secrets the server made for itself, on PostgreSQL: the first instance to store one wins, the others read it. */
 export class PostgresSecrets implements ServerSecretStore {

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { LinkedIdentity, PasskeyRecord, SignInFlow, SignInStore } from '../types.js';
+import type { LinkedIdentity, PasskeyRecord, SignInFlow, SignInStore } from '../sign-in.js';
 
 type PasskeyRow = Omit<PasskeyRecord, 'counter'> & { counter: string | number };
 

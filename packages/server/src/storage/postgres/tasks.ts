@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { TaskStore } from '../types.js';
+import type { TaskStore } from '../tasks.js';
 
 /**
  * Claims of periodic tasks on PostgreSQL. The task's row is locked with SKIP LOCKED, so while one instance

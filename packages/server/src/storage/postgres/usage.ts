@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import type { KeyUsageStore, UsageQuery, UsageRecord } from '../types.js';
+import type { KeyUsageStore, UsageQuery, UsageRecord } from '../usage.js';
 import { packUsage, readUsagePage, type StoredBatch, usageTotal } from '../usage-batches.js';
 
 /** PostgreSQL's foreign_key_violation: a key was deleted by another instance while its entries were written. */

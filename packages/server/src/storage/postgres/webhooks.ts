@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from 'postgres';
-import type { NewSubscription, SubscriptionRecord, WebhookStore } from '../webhook-types.js';
+import type { NewSubscription, SubscriptionRecord, WebhookStore } from '../webhooks.js';
 import type { SubscriptionPresence } from './presence.js';
 
 const COLUMNS = `id, cluster_id AS "clusterId", url, events, collection, delivery, active, created_at AS "createdAt", secret,

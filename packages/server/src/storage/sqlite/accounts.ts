@@ -1,15 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../types.js';
-import type { AuthCache } from './auth-cache.js';
+import type { AccountStore, BillingRecord, NewAccount, UserCredentials, UserRecord } from '../accounts.js';
 
 /** Users, billing accounts and clusters on SQLite. */
 export class SqliteAccounts implements AccountStore {
   private readonly stmt;
 
-  constructor(
-    private readonly db: Database.Database,
-    private readonly authCache: AuthCache,
-  ) {
+  constructor(private readonly db: Database.Database) {
     this.stmt = {
       user: db.prepare(
         'INSERT INTO users (id, email, name, password_hash, created_at) VALUES (@id, @email, @name, @passwordHash, @createdAt)',
@@ -49,7 +45,6 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async create({ user, billing, cluster }: NewAccount): Promise<'created' | 'email_taken'> {
-    this.authCache.invalidate();
     try {
       this.db.transaction(() => {
         this.stmt.user.run(user);
@@ -86,8 +81,6 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
-    // The plan decides the rate-limit tier of the user's keys, which the cache holds.
-    this.authCache.invalidate();
     this.stmt.setPlan.run(plan, userId);
     return this.billing(userId);
   }

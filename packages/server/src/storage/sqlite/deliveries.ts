@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { capturedOf, testEventRows } from '../outbox.js';
 import type {
   AttemptRecord,
   CaptureTaker,
@@ -9,9 +8,10 @@ import type {
   DeliveryStore,
   FinishedAttempt,
   StreamedEvent,
-  SubscriptionTarget,
   TestEvent,
-} from '../webhook-types.js';
+} from '../deliveries.js';
+import { capturedOf, testEventRows } from '../outbox.js';
+import type { SubscriptionTarget } from '../webhooks.js';
 import type { SqliteOutbox } from './outbox.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
 

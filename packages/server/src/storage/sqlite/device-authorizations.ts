@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DeviceAuthorizationRecord, DeviceAuthorizationStore } from '../types.js';
+import type { DeviceAuthorizationRecord, DeviceAuthorizationStore } from '../device-authorizations.js';
 
 const COLUMNS = `device_code_hash AS deviceCodeHash, user_code_hash AS userCodeHash, status, user_id AS userId,
   interval_seconds AS interval, last_polled_at AS lastPolledAt, expires_at AS expiresAt, created_at AS createdAt`;

@@ -10,7 +10,7 @@ import type {
   DocumentRow,
   ListOptions,
   OperationResult,
-} from '../types.js';
+} from '../documents.js';
 import { SqliteCollections } from './collections.js';
 import type { SqliteIdempotency } from './idempotency.js';
 import type { SqliteOutbox } from './outbox.js';

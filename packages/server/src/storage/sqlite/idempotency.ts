@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { IdempotencyRecord, IdempotencyRecordInput, IdempotencyStore } from '../types.js';
+import type { IdempotencyRecord, IdempotencyRecordInput, IdempotencyStore } from '../idempotency.js';
 
 /** Answers recorded under Idempotency-Keys, on SQLite. */
 export class SqliteIdempotency implements IdempotencyStore {

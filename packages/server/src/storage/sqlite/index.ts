@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.js';
-import type { Storage } from '../types.js';
+import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
-import { AuthCache } from './auth-cache.js';
+import { sqliteAuthChanges } from './auth-changes.js';
 import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDeviceAuthorizations } from './device-authorizations.js';
 import { SqliteDocuments } from './documents.js';
@@ -36,7 +36,7 @@ export interface SqliteOptions {
 export const DEFAULT_MMAP_SIZE = 1024 ** 3;
 
 /** Opens (and migrates) the embedded SQLite database in `dataDir`. */
-export function openSqliteStorage(options: SqliteOptions): Storage {
+export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   let file = ':memory:';
   if (options.dataDir !== ':memory:') {
     prepareDataDir(options.dataDir);
@@ -55,17 +55,17 @@ export function openSqliteStorage(options: SqliteOptions): Storage {
   db.pragma(`mmap_size = ${options.mmapSize ?? DEFAULT_MMAP_SIZE}`);
   migrate(db);
   const idempotency = new SqliteIdempotency(db);
-  const authCache = new AuthCache();
   const subscriptions = new SqliteSubscriptionCache(db);
   const outbox = new SqliteOutbox(db, subscriptions);
   return {
     engine: 'sqlite',
+    authChanges: sqliteAuthChanges,
     documents: new SqliteDocuments(db, idempotency, outbox),
     idempotency,
-    keys: new SqliteKeys(db, authCache),
+    keys: new SqliteKeys(db),
     usage: new SqliteUsage(db),
-    robots: new SqliteRobots(db, authCache),
-    accounts: new SqliteAccounts(db, authCache),
+    robots: new SqliteRobots(db),
+    accounts: new SqliteAccounts(db),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),
     notifications: new SqliteNotifications(db),

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { JOB_COLUMNS, type JobRow, jobOf, progressValues } from '../job-rows.js';
-import type { JobRecord, JobStatus, JobStore } from '../types.js';
+import type { JobRecord, JobStatus, JobStore } from '../jobs.js';
 
 const OWNED = 'cluster_id IN (SELECT id FROM clusters WHERE owner_id = ?)';
 

@@ -1,35 +1,20 @@
-import { rateTierOf } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
-import type { KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from '../types.js';
-import type { AuthCache, CachedKey } from './auth-cache.js';
+import type { EngineKeyStore, KeyAuthRow, KeyOwner, KeyRow, NewKey } from '../keys.js';
 
-interface AuthRow {
-  keyId: string;
-  clusterId: string;
-  clusterStatus: string;
-  scopes: string;
-  status: 'active' | 'paused';
-  expiresAt: string | null;
-  secretHash: Buffer;
-  plan: string;
-  trialExpiresAt: string | null;
-  enterprise: number;
-}
+/** The row of the authentication read: scopes as JSON text, the owner's billing flattened, booleans as 0 or 1. */
+type AuthRow = Omit<KeyAuthRow, 'billing' | 'scopes'> &
+  Omit<KeyAuthRow['billing'], 'enterprise'> & { scopes: string; enterprise: number };
 
 type StoredRow = Omit<KeyRow, 'scopes'> & { scopes: string };
 
 const ROW_COLUMNS = `id, name, cluster_id AS clusterId, scopes, status, created_at AS createdAt,
   expires_at AS expiresAt, last_used_at AS lastUsedAt, last_rotated_at AS lastRotatedAt`;
 
-/** API keys on SQLite. Every write empties the authentication cache first, so that it stays exact. */
-export class SqliteKeys implements KeyStore {
-  readonly stableAuthResults = true;
+/** API keys on SQLite. */
+export class SqliteKeys implements EngineKeyStore {
   private readonly stmt;
 
-  constructor(
-    db: Database.Database,
-    private readonly cache: AuthCache,
-  ) {
+  constructor(db: Database.Database) {
     this.stmt = {
       findForAuth: db.prepare<[string], AuthRow>(`
         SELECT k.id AS keyId, k.cluster_id AS clusterId, c.status AS clusterStatus, k.scopes, k.status,
@@ -61,28 +46,22 @@ export class SqliteKeys implements KeyStore {
     };
   }
 
-  cachedForAuth(keyId: string): StoredKey | undefined {
-    const cached = this.cache.get(keyId);
-    return cached !== undefined && Date.now() < cached.tierUntil ? cached.key : undefined;
-  }
-
-  async findForAuth(keyId: string): Promise<StoredKey | null> {
-    const cached = this.cachedForAuth(keyId);
-    if (cached !== undefined) return cached;
+  async readForAuth(keyId: string): Promise<KeyAuthRow | null> {
     const row = this.stmt.findForAuth.get(keyId);
     if (!row) return null;
-    const entry = toCached(row);
-    this.cache.set(keyId, entry);
-    return entry.key;
+    const { plan, trialExpiresAt, enterprise, scopes, ...key } = row;
+    return {
+      ...key,
+      scopes: JSON.parse(scopes),
+      billing: { plan, trialExpiresAt, enterprise: enterprise === 1 },
+    };
   }
 
   async create(key: NewKey): Promise<void> {
-    this.cache.invalidate();
     this.stmt.insert.run({ ...key, robotId: key.robotId ?? null, scopes: JSON.stringify(key.scopes) });
   }
 
   async setStatus(keyId: string, status: 'active' | 'paused'): Promise<void> {
-    this.cache.invalidate();
     this.stmt.setStatus.run(status, keyId);
   }
 
@@ -103,12 +82,10 @@ export class SqliteKeys implements KeyStore {
   }
 
   async rotate(keyId: string, secretHash: Buffer, rotatedAt: string): Promise<boolean> {
-    this.cache.invalidate();
     return this.stmt.rotate.run(secretHash, rotatedAt, keyId).changes === 1;
   }
 
   async delete(keyId: string): Promise<boolean> {
-    this.cache.invalidate();
     // The usage history goes with the key (ON DELETE CASCADE).
     return this.stmt.delete.run(keyId).changes === 1;
   }
@@ -116,24 +93,4 @@ export class SqliteKeys implements KeyStore {
 
 function toKeyRow(row: StoredRow): KeyRow {
   return { ...row, scopes: JSON.parse(row.scopes) };
-}
-
-function toCached(row: AuthRow): CachedKey {
-  const billing = { plan: row.plan, trialExpiresAt: row.trialExpiresAt, enterprise: row.enterprise === 1 };
-  const now = Date.now();
-  const trialEnds = row.trialExpiresAt === null ? Number.NaN : Date.parse(row.trialExpiresAt);
-  return {
-    key: {
-      keyId: row.keyId,
-      clusterId: row.clusterId,
-      clusterStatus: row.clusterStatus,
-      scopes: JSON.parse(row.scopes),
-      status: row.status,
-      expiresAt: row.expiresAt,
-      secretHash: row.secretHash,
-      tier: rateTierOf(billing, now),
-    },
-    // A running trial's end changes the tier: the entry is read again from then on.
-    tierUntil: trialEnds > now ? trialEnds : Number.POSITIVE_INFINITY,
-  };
 }

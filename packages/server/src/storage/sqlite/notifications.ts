@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewNotification, Notification, NotificationStore } from '../types.js';
+import type { NewNotification, Notification, NotificationStore } from '../notifications.js';
 
 interface Row {
   id: string;

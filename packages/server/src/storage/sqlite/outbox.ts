@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { composeDocument } from '../compose.js';
+import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 import {
   type Captured,
   CaptureSignal,
@@ -10,8 +11,7 @@ import {
   outboxRows,
   targetKey,
 } from '../outbox.js';
-import type { DocumentOperation, DocumentRow, OperationResult } from '../types.js';
-import type { SubscriptionTarget } from '../webhook-types.js';
+import type { SubscriptionTarget } from '../webhooks.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
 
 /** The outbox work of one write transaction: what it read before its operations, written after them. */

@@ -2,8 +2,9 @@ import type { CollectionQuery } from '@dataplatform/contract';
 import { likeTokens } from '@dataplatform/contract/sql';
 import type Database from 'better-sqlite3';
 import { composeDocument } from '../compose.js';
+import type { CollectionRef, DocumentRow } from '../documents.js';
+import type { QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, QuerySql } from '../query-sql.js';
-import type { CollectionRef, DocumentRow, QueryResult, QueryStore } from '../types.js';
 import { SqliteCollections } from './collections.js';
 
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewRobot, RobotRow, RobotStore } from '../types.js';
-import type { AuthCache } from './auth-cache.js';
+import type { NewRobot, RobotRow, RobotStore } from '../robots.js';
 
 const COLUMNS = 'id, name, scopes, created_at AS createdAt';
 
@@ -8,14 +7,11 @@ type StoredRow = Omit<RobotRow, 'scopes'> & { scopes: string };
 
 const toRobotRow = (row: StoredRow): RobotRow => ({ ...row, scopes: JSON.parse(row.scopes) });
 
-/** Robots on SQLite. Like every write that concerns keys, each empties the authentication cache first. */
+/** Robots on SQLite. */
 export class SqliteRobots implements RobotStore {
   private readonly stmt;
 
-  constructor(
-    db: Database.Database,
-    private readonly cache: AuthCache,
-  ) {
+  constructor(db: Database.Database) {
     this.stmt = {
       insert: db.prepare(
         'INSERT INTO robots (id, owner_id, name, scopes, created_at) VALUES (@id, @ownerId, @name, @scopes, @createdAt)',
@@ -32,7 +28,6 @@ export class SqliteRobots implements RobotStore {
   }
 
   async create(robot: NewRobot): Promise<void> {
-    this.cache.invalidate();
     this.stmt.insert.run({ ...robot, scopes: JSON.stringify(robot.scopes) });
   }
 
@@ -46,7 +41,6 @@ export class SqliteRobots implements RobotStore {
   }
 
   async delete(ownerId: string, robotId: string): Promise<boolean> {
-    this.cache.invalidate();
     return this.stmt.delete.run(ownerId, robotId).changes === 1;
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ServerSecretStore } from '../types.js';
+import type { ServerSecretStore } from '../secrets.js';
 
 /** Secrets the server made for itself, on SQLite. */
 export class SqliteSecrets implements ServerSecretStore {

@@ -6,7 +6,7 @@ import type {
   SessionForData,
   SessionRecord,
   SessionStore,
-} from '../types.js';
+} from '../sessions.js';
 
 interface DataRow {
   id: string;

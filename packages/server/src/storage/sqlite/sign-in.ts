@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { LinkedIdentity, PasskeyRecord, SignInFlow, SignInStore } from '../types.js';
+import type { LinkedIdentity, PasskeyRecord, SignInFlow, SignInStore } from '../sign-in.js';
 
 interface FlowRow {
   id: string;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { TaskStore } from '../types.js';
+import type { TaskStore } from '../tasks.js';
 
 /** Claims of periodic tasks on SQLite (one writer at a time, so a conditional update is a claim). */
 export class SqliteTasks implements TaskStore {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { KeyUsageStore, UsageQuery, UsageRecord } from '../types.js';
+import type { KeyUsageStore, UsageQuery, UsageRecord } from '../usage.js';
 import { packUsage, readUsagePage, type StoredBatch, usageTotal } from '../usage-batches.js';
 
 /**

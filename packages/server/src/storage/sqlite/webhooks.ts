@@ -1,10 +1,5 @@
 import type Database from 'better-sqlite3';
-import type {
-  NewSubscription,
-  SubscriptionRecord,
-  SubscriptionTarget,
-  WebhookStore,
-} from '../webhook-types.js';
+import type { NewSubscription, SubscriptionRecord, SubscriptionTarget, WebhookStore } from '../webhooks.js';
 
 interface Row {
   id: string;

@@ -1,0 +1,13 @@
+import type { CollectionQuery } from '@dataplatform/contract';
+import type { CollectionRef } from './documents.js';
+
+/** What a collection query found: rows as JSON text (documents or projected objects), or the number of matches. */
+export type QueryResult = { rows: string[] } | { count: number };
+
+/**
+ * Runs the SQL helper's collection queries. Every value of the query (literals, parameters, field paths, keys)
+ * is bound as a parameter of the engine's statement; the statement's text is the engine's own.
+ */
+export interface QueryStore {
+  run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult>;
+}
