@@ -35,7 +35,8 @@ export function forEachEngine(
     beforeAll(async () => {
       server = await startTestServer({ engine, config: options.config });
     }, 60_000);
-    afterAll(() => server?.stop());
+    // Closing waits for the server's open connections and its last usage batch; a loaded machine takes a while.
+    afterAll(() => server?.stop(), 30_000);
     body(() => server!, engine);
   });
 }
