@@ -78,6 +78,10 @@ forEachEngine((server) => {
       ['GET', '/api/auth/logout', 'POST'],
       ['PUT', '/api/v1/data/webhooks', 'GET, HEAD, POST'],
       ['PATCH', '/api/auth/me', 'GET, HEAD'],
+      // A concrete path is its own resource: the collection route's methods do not leak into its Allow.
+      ['OPTIONS', '/api/v1/data/batch', 'POST'],
+      ['OPTIONS', '/api/v1/data/sql', 'POST'],
+      ['DELETE', '/api/v1/data/jobs', 'GET, HEAD'],
     ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, path, allow) => {
       const res = await t.call(method, path);
       expect(res.status).toBe(405);
@@ -85,6 +89,21 @@ forEachEngine((server) => {
       const body = await res.json();
       expect(body).toMatchObject({ code: 'method_not_allowed', details: { allowed: allow.split(', ') } });
       expect(body.requestId).toBe(res.headers.get('x-request-id'));
+    });
+
+    it('answers a method no route has with 405 before reading its body, even a QUERY without a Content-Type', async () => {
+      const answer = await rawRequest(t.url, {
+        method: 'QUERY',
+        path: '/api/v1/data/sql',
+        headers: { 'x-api-key': t.devKey },
+      });
+      expectApiError(answer, 405, 'method_not_allowed');
+      expect(answer.headers.allow).toBe('POST');
+      const big = await t.call('PUT', '/api/v1/data/sql', {
+        body: 'x'.repeat(2 * 1024 * 1024),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(big.status).toBe(405);
     });
 
     it('still answers an unknown path with 404 not_found', async () => {
