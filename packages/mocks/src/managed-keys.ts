@@ -89,7 +89,14 @@ export class ManagedKeys {
       throw new ApiError('forbidden', 'A key can only hold scopes its owner holds', { scopes: missing });
     const clusterId = clusterOf(owner.userId);
     if (input.clusterId !== undefined && input.clusterId !== clusterId)
-      throw new ApiError('not_found', `Cluster ${input.clusterId} not found`, { clusterId: input.clusterId });
+      throw new ApiError(
+        'validation_error',
+        `Invalid body field "clusterId": no cluster ${input.clusterId} of yours`,
+        {
+          in: 'body',
+          field: 'clusterId',
+        },
+      );
     const now = Date.now();
     const key: ManagedKey = {
       id: randomToken(16),

@@ -100,8 +100,8 @@ forEachEngine(
             scopes: ['data:read'],
             clusterId: t.other.clusterId,
           }),
-          404,
-          'not_found',
+          400,
+          'validation_error',
         );
       });
 
