@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../scopes.js';
-import { Timestamp } from './common.js';
+import { label, Timestamp } from './common.js';
 
 /** What a key's record says about whether it works: `expired` is derived from `expiresAt`. */
 export const API_KEY_STATUSES = ['active', 'paused', 'expired'] as const;
@@ -20,12 +20,7 @@ export function usageOutcomeOf(status: number): (typeof USAGE_OUTCOMES)[number] 
 }
 
 /** A key's free-text label. */
-const KeyName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .meta({ description: 'Free-text label', example: 'CI deploys' });
+const KeyName = label(100).meta({ description: 'Free-text label', example: 'CI deploys' });
 
 /** The scopes a key holds: known scope names (aliases included), no repeats. */
 const KeyScopes = z

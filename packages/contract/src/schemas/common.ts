@@ -17,6 +17,19 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error', description: 'An error answer.' });
 
+/**
+ * A name or label: at most `max` characters as sent, stored without the whitespace around it, and not blank. The
+ * pattern says "not blank" in the document, so the limits a client reads are the ones the server applies.
+ */
+export function label(max: number) {
+  return z
+    .string()
+    .max(max)
+    .trim()
+    .min(1)
+    .regex(/[^\s\uFEFF]/, 'Must not be blank');
+}
+
 /** Answer of a DELETE. */
 export const Deleted = z
   .object({ _id: z.string(), deleted: z.literal(true) })
