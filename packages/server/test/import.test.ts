@@ -160,6 +160,12 @@ forEachEngine((server) => {
         'reserved_collection',
       ]);
       expect((await upload(fresh('x'), '{}', { query: '?onError=maybe' })).status).toBe(400);
+      // A misspelt option is refused rather than ignored: the import would otherwise run with the default.
+      const misspelt = await upload(fresh('x'), '{}', { query: '?onerror=abort' });
+      expect([
+        misspelt.status,
+        (misspelt.job as unknown as { details: { field: string } }).details.field,
+      ]).toEqual([400, 'onerror']);
       expect((await upload(fresh('x'), '{}', { key: null })).status).toBe(401);
       const { apiKey } = await t.addKey({ scopes: ['data:read'] });
       expect((await upload(fresh('x'), '{}', { key: apiKey })).status).toBe(403);

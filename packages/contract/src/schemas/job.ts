@@ -103,8 +103,8 @@ export const JobParams = z.object({ id: z.string().min(1).max(128) });
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
-/** Query of an import. */
-export const ImportQuery = z.object({
+/** Query of an import: options of a write, so an unknown one (a misspelt `onerror`) is refused, not ignored. */
+export const ImportQuery = z.strictObject({
   format: z
     .enum(IMPORT_FORMATS)
     .optional()
