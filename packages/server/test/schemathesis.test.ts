@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { forEachEngine, signUp } from './helpers.js';
-import { CONFIG, schemathesisExecutable } from './schemathesis/environment.js';
+import { CONFIG, HOOKS, schemathesisExecutable } from './schemathesis/environment.js';
 
 /** The run is reproducible: the same seed draws the same requests (docs/testing.md). */
 const SEED = Number(process.env.SCHEMATHESIS_SEED ?? 20261125);
@@ -17,13 +17,19 @@ let st: string | null = null;
 beforeAll(async () => {
   st = await schemathesisExecutable();
   if (st === null) {
-    if (process.env.CI) throw new Error('python3 with venv is missing; .ci/run installs the python3-venv package');
-    console.warn('\n⚠ python3 with venv not found: the schemathesis run is skipped (install python3-venv).\n');
+    if (process.env.CI)
+      throw new Error('python3 with venv is missing; .ci/run installs the python3-venv package');
+    console.warn(
+      '\n⚠ python3 with venv not found: the schemathesis run is skipped (install python3-venv).\n',
+    );
   }
 }, RUN_TIMEOUT_MS);
 
 /** Runs `st run` against the server, without blocking the event loop the server answers on. */
-function schemathesis(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function schemathesis(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'dataplatform-schemathesis-'));
   return new Promise((resolve, reject) => {
     const child = spawn(st!, ['--config-file', CONFIG, 'run', ...args], {
@@ -66,10 +72,16 @@ forEachEngine((t, engine) => {
           '--workers',
           '2',
         ],
-        { DATAPLATFORM_API_KEY: server.devKey, DATAPLATFORM_SESSION: session.token },
+        {
+          DATAPLATFORM_API_KEY: server.devKey,
+          DATAPLATFORM_SESSION: session.token,
+          SCHEMATHESIS_HOOKS: HOOKS,
+        },
       );
       if (code !== 0) {
-        expect.fail(`schemathesis found failures on ${engine} (seed ${SEED}, exit status ${code}):\n\n${output}`);
+        expect.fail(
+          `schemathesis found failures on ${engine} (seed ${SEED}, exit status ${code}):\n\n${output}`,
+        );
       }
     },
     RUN_TIMEOUT_MS,

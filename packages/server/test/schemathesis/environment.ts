@@ -12,6 +12,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const REQUIREMENTS = join(here, 'requirements.txt');
 /** The run's settings: credentials, excluded operations and per-operation expectations, each with its reason. */
 export const CONFIG = join(here, 'schemathesis.toml');
+/** Hooks that keep generated requests to what the run can judge, each with its reason. */
+export const HOOKS = join(here, 'hooks.py');
 /** The virtual environment: git-ignored, kept between runs, rebuilt when the requirements change. */
 const VENV = join(here, '..', '..', 'node_modules', '.cache', 'schemathesis', 'venv');
 const STAMP = join(VENV, 'requirements.sha256');

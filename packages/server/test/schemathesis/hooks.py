@@ -20,9 +20,23 @@ def _more_specific(other, template):
     return False
 
 
-@schemathesis.hook
-def filter_case(context, case):
-    """Leave out a templated path filled in to spell a more specific path of the same method.
+SAFE_INTEGER = 2**53 - 1
+
+
+def _has_unsafe_integer(value):
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > SAFE_INTEGER
+    if isinstance(value, dict):
+        return any(_has_unsafe_integer(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_unsafe_integer(item) for item in value)
+    return False
+
+
+def _spells_another_path(case):
+    """Whether a templated path is filled in to spell a more specific path of the same method.
 
     OpenAPI matches concrete paths before templated ones: `POST /api/v1/data/batch` is the batch operation, not
     `POST /api/v1/data/{collection}` with the collection "batch", and `GET /api/v1/data/jobs/{id}` is a job, not a
@@ -32,10 +46,24 @@ def filter_case(context, case):
     """
     template = case.operation.path
     if "{" not in template:
-        return True
+        return False
     path = case.formatted_path
     method = case.method.lower()
-    for other, operations in case.operation.schema.raw_schema["paths"].items():
-        if method in operations and _more_specific(other, template) and _matches(other, path):
-            return False
-    return True
+    return any(
+        method in operations and _more_specific(other, template) and _matches(other, path)
+        for other, operations in case.operation.schema.raw_schema["paths"].items()
+    )
+
+
+@schemathesis.hook
+def filter_case(context, case):
+    """Leave out the cases the run cannot judge.
+
+    - A templated path that spells another operation's path (above).
+    - A body with an integer past 2^53: a JSON number the server cannot keep exactly is refused with 400
+      (docs/api.md, "What a document may hold"), and JSON Schema cannot tell an integer literal from a float
+      one, so the document cannot say which numbers are too large. test/input-limits.test.ts sends them.
+    """
+    if _spells_another_path(case):
+        return False
+    return not _has_unsafe_integer(case.body)
