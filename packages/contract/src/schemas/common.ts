@@ -17,17 +17,15 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error', description: 'An error answer.' });
 
+/** What `String.prototype.trim` removes, spelled out so that every regular expression engine reads the same set. */
+const NOT_WHITESPACE = /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
 /**
  * A name or label: at most `max` characters as sent, stored without the whitespace around it, and not blank. The
  * pattern says "not blank" in the document, so the limits a client reads are the ones the server applies.
  */
 export function label(max: number) {
-  return z
-    .string()
-    .max(max)
-    .trim()
-    .min(1)
-    .regex(/[^\s\uFEFF]/, 'Must not be blank');
+  return z.string().max(max).trim().min(1).regex(NOT_WHITESPACE, 'Must not be blank');
 }
 
 /** Answer of a DELETE. */
