@@ -28,6 +28,17 @@ export function label(max: number) {
   return z.string().max(max).trim().min(1).regex(NOT_WHITESPACE, 'Must not be blank');
 }
 
+/**
+ * A number read from the query string. `z.coerce.number()` alone reads an empty or blank value (`?skip=`) as 0;
+ * wrapped in this it is refused, as the document's `type: integer` says. The document shows `schema` unchanged.
+ */
+export function fromQuery<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : value),
+    schema,
+  );
+}
+
 /** Answer of a DELETE. */
 export const Deleted = z
   .object({ _id: z.string(), deleted: z.literal(true) })
