@@ -67,6 +67,33 @@ class MethodsByPath {
     }
     return [...methods].sort();
   }
+
+  private readonly literalsOver = new Map<string, { at: number; names: Set<string> } | null>();
+
+  /**
+   * Whether `path`, which the router gave to the route `url`, names a more specific path at the route's first
+   * parameter, such as `/api/v1/data/jobs` for `/api/v1/data/:collection`: a resource of its own, not a value of
+   * the parameter. Only the first parameter counts: a later one, such as a document id, keeps every value (a
+   * document may be called "import"). Worked out once per route, so the common case costs a map lookup.
+   */
+  shadows(url: string, path: string): boolean {
+    let literals = this.literalsOver.get(url);
+    if (literals === undefined) {
+      const own = url.split('/');
+      const at = own.findIndex((segment) => segment.startsWith(':'));
+      const names = new Set<string>();
+      for (const other of this.paths.keys()) {
+        const segments = other.split('/');
+        if (other === url || segments.length !== own.length || at < 0) continue;
+        const segment = segments[at]!;
+        const samePrefix = segments.slice(0, at).every((part, i) => part === own[i]);
+        if (samePrefix && !segment.startsWith(':') && segment !== '*') names.add(segment);
+      }
+      literals = names.size > 0 ? { at, names } : null;
+      this.literalsOver.set(url, literals);
+    }
+    return literals?.names.has(path.split('/')[literals.at]!) === true;
+  }
 }
 
 /**
@@ -99,9 +126,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .send(errorBody(error, request.id));
   };
   // Answered before the body is read: a request no route takes gets its 404 or 405 whatever it sends (a QUERY
-  // without a Content-Type, a body of any size or type).
+  // without a Content-Type, a body of any size or type). So does a method a concrete path lacks, which the router
+  // would hand to a templated route: `GET /api/v1/data/sql` is 405 (Allow: POST), not a list of the collection "sql".
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return answerUnrouted(request, reply);
+    const url = request.routeOptions.url;
+    if (url === undefined || !url.includes(':')) return;
+    const path = request.url.split('?')[0]!;
+    if (methods.shadows(url, path) && !methods.allowed(path).includes(request.method)) {
+      return answerUnrouted(request, reply);
+    }
   });
   app.setNotFoundHandler(answerUnrouted);
 }
