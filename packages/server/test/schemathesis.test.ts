@@ -69,8 +69,9 @@ forEachEngine((t, engine) => {
           String(MAX_EXAMPLES),
           '--generation-database',
           'none',
+          // One worker: Python 3.11 before 3.11.5 (Debian 12's) can fail to parse source in two threads at once.
           '--workers',
-          '2',
+          '1',
         ],
         {
           DATAPLATFORM_API_KEY: server.devKey,

@@ -36,22 +36,20 @@ def _has_unsafe_integer(value):
 
 
 def _spells_another_path(case):
-    """Whether a templated path is filled in to spell a more specific path of the same method.
+    """Whether a templated path is filled in to spell a more specific path of the document.
 
-    OpenAPI matches concrete paths before templated ones: `POST /api/v1/data/batch` is the batch operation, not
-    `POST /api/v1/data/{collection}` with the collection "batch", and `GET /api/v1/data/jobs/{id}` is a job, not a
-    document of the collection "jobs". Such a case would check that other operation's answer against this one's
-    description, so it tests nothing. Reserved names with no operation of that method (`GET /api/v1/data/sql`)
-    are still sent.
+    OpenAPI matches concrete paths before templated ones: `/api/v1/data/batch` is the batch resource, not the
+    collection "batch" of `/api/v1/data/{collection}`, and `/api/v1/data/jobs/{id}` is a job, not a document of the
+    collection "jobs". Such a request belongs to that other path: its answer (the other operation's, or 405 for a
+    method the other path lacks) cannot be judged by this operation's description. The other path's own
+    operations, and the 405 check of its missing methods, test it.
     """
     template = case.operation.path
     if "{" not in template:
         return False
     path = case.formatted_path
-    method = case.method.lower()
     return any(
-        method in operations and _more_specific(other, template) and _matches(other, path)
-        for other, operations in case.operation.schema.raw_schema["paths"].items()
+        _more_specific(other, template) and _matches(other, path) for other in case.operation.schema.raw_schema["paths"]
     )
 
 
@@ -59,7 +57,7 @@ def _spells_another_path(case):
 def filter_case(context, case):
     """Leave out the cases the run cannot judge.
 
-    - A templated path that spells another operation's path (above).
+    - A templated path that spells another path of the document (above).
     - A body with an integer past 2^53: a JSON number the server cannot keep exactly is refused with 400
       (docs/api.md, "What a document may hold"), and JSON Schema cannot tell an integer literal from a float
       one, so the document cannot say which numbers are too large. test/input-limits.test.ts sends them.
