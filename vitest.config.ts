@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// One project per package; each package keeps its own vitest.config.ts.
+// One project per package (and one for the examples); each keeps its own vitest.config.ts.
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts'],
+    projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

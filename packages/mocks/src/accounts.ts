@@ -49,6 +49,9 @@ interface ActivityEntry {
 /** Sessions last a week, as on the reference server by default. */
 const SESSION_MS = 7 * 86_400_000;
 const TRIAL_MS = 14 * 86_400_000;
+/** Failed sign-ins in a row of one e-mail from one address that lock the pair, and for how long (the server's defaults). */
+const LOCK_AFTER_FAILURES = 10;
+const LOCK_MS = 15 * 60_000;
 
 /**
  * A few of the most common passwords, refused as the server refuses its whole list (about 18 000 entries, which
@@ -84,6 +87,8 @@ function commonPasswordError(): ApiError {
 export class AccountModel {
   readonly #users = new Map<string, MockUser>();
   readonly #sessions = new Map<string, MockSession & { revoked: boolean }>();
+  /** Failed sign-ins in a row by `email|address`, and until when the pair is locked. */
+  readonly #failures = new Map<string, { count: number; lockedUntil: number }>();
   readonly #resets = new Map<string, { userId: string; expiresAt: number; used: boolean }>();
   readonly #outbox: MockMail[] = [];
   readonly #id = createIdGenerator();
@@ -96,6 +101,7 @@ export class AccountModel {
   clear(): void {
     this.#users.clear();
     this.#sessions.clear();
+    this.#failures.clear();
     this.#resets.clear();
     this.#outbox.length = 0;
     this.passkeys.clear();
@@ -133,11 +139,28 @@ export class AccountModel {
   }
 
   signIn(body: { email: string; password: string }, client: MockClient) {
-    const user = this.#users.get(body.email.trim().toLowerCase());
+    const email = body.email.trim().toLowerCase();
+    const pair = `${email}|${client.ip}`;
+    const lockedFor = (this.#failures.get(pair)?.lockedUntil ?? 0) - Date.now();
+    if (lockedFor > 0) {
+      throw new ApiError(
+        'rate_limited',
+        'Sign-in for this e-mail from this address is locked after repeated failures',
+        undefined,
+        { 'Retry-After': String(Math.ceil(lockedFor / 1000)) },
+      );
+    }
+    const user = this.#users.get(email);
     if (!user || user.password !== body.password) {
+      // As on the server: the failure that reaches the limit locks the pair of e-mail and address.
+      const failures = (this.#failures.get(pair)?.count ?? 0) + 1;
+      const lockedNow = failures >= LOCK_AFTER_FAILURES;
+      this.#failures.set(pair, { count: failures, lockedUntil: lockedNow ? Date.now() + LOCK_MS : 0 });
       if (user) this.#log(user, 'signin.failed', client);
+      if (user && lockedNow) this.#log(user, 'signin.locked', client);
       throw new ApiError('invalid_credentials');
     }
+    this.#failures.delete(pair);
     if (!user.activity.some((e) => e.ip === client.ip && (e.action === 'signin' || e.action === 'signup')))
       this.#log(user, 'signin.new_address', client);
     this.#log(user, 'signin', client);

@@ -2,7 +2,9 @@ import {
   batchRoutes,
   effectiveScopes,
   mayReadDocuments,
+  type RateTier,
   type RouteDefinition,
+  rateTierOf,
   routes,
   SCOPES,
   writeReceipt,
@@ -15,6 +17,7 @@ import { DocumentStore } from './document-store.js';
 import { fingerprintOf, IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
 import { type AddKeyOptions, KeyRing, MOCK_API_KEY, type MockKey } from './keys.js';
+import { clusterOf, type ManagedKey } from './managed-keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
 import {
@@ -26,6 +29,9 @@ import {
   readStreamText,
 } from './request-input.js';
 import { WebhookStore } from './webhook-store.js';
+
+/** The longest path segment the server's router accepts (percent-encoded); longer is 414 `uri_too_long`. */
+const MAX_PATH_SEGMENT = 2048;
 
 /** Where the handlers answer unless told otherwise: the server's default address. */
 export const DEFAULT_BASE_URL = 'http://localhost:5000';
@@ -95,7 +101,19 @@ function authorize(
   const token = sessionTokenOf(request);
   if (token === null) return { ...state.keys.authorize(request, route, clientOf(request).ip), session: null };
   const session = state.accounts.verify(token);
-  return { scopes: route.auth === 'data' ? EVERY_SCOPE : new Set(), session, headers: {} };
+  if (route.auth !== 'data') return { scopes: new Set(), session, headers: {} };
+  // The user acts on their own cluster: naming any other is 403, whether it exists or not.
+  const cluster = request.headers.get('x-cluster-id')?.trim();
+  if (cluster && cluster !== clusterOf(session.userId))
+    throw new ApiError('forbidden', 'No cluster of yours has this id');
+  const headers = state.keys.countUser(session.userId, userTier(state, session.userId));
+  return { scopes: EVERY_SCOPE, session, headers };
+}
+
+/** The rate-limit tier of a user's plan, as the server reads it from the billing account. */
+function userTier(state: MockState, userId: string): RateTier {
+  const billing = state.accounts.billing(userId);
+  return rateTierOf({ plan: billing.plan, trialExpiresAt: billing.trialExpiresAt, enterprise: false });
 }
 
 function operationFor(route: RouteDefinition): Operation {
@@ -174,6 +192,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
           scopes,
           account: { model: state.accounts, session, client: clientOf(request) },
           jobs: state.jobs,
+          userId: session?.userId ?? (authenticated.key as ManagedKey | undefined)?.owner?.userId ?? null,
           ...(streamText === undefined
             ? {}
             : { stream: { text: streamText, contentType: request.headers.get('content-type') } }),
@@ -187,7 +206,9 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
     // The RateLimit-* headers of the key, once authorization counted the request: every later answer carries them.
     let limits: Record<string, string> = {};
     try {
-      // A URL carrying U+0000 is refused before anything else, as on the server.
+      // The router's refusals come before anything else, as on the server: an over-long segment, then U+0000.
+      if (new URL(request.url).pathname.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT))
+        throw new ApiError('uri_too_long', `A path segment is longer than ${MAX_PATH_SEGMENT} characters`);
       if (request.url.includes('%00'))
         throw new ApiError('validation_error', 'The URL carries U+0000 (%00), which no value may contain');
       // Authentication and authorization come before any validation, as on the server.
@@ -254,6 +275,35 @@ function methodNotAllowed(baseUrl: string, path: string, methods: Set<string>): 
   });
 }
 
+/** True when every segment of the path decodes as UTF-8 percent-encoding. */
+function decodes(pathname: string): boolean {
+  try {
+    for (const segment of pathname.split('/')) decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A first handler that answers a path that does not decode (`%ff`) with 400 `validation_error`, as the server's
+ * router does; a RegExp, because MSW's own path matching would throw on it before any handler ran.
+ */
+function malformedPathHandler(baseUrl: string): RequestHandler {
+  const escaped = baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return http.all(new RegExp(`^${escaped}/`), ({ request }) => {
+    if (decodes(new URL(request.url).pathname)) return undefined;
+    const error = new ApiError(
+      'validation_error',
+      'The URL is malformed: its path does not decode as UTF-8',
+      {
+        in: 'path',
+      },
+    );
+    return toResponse(errorAnswer(error), requestIdOf(request));
+  });
+}
+
 /**
  * For each path of the contract, a last handler that answers a method the path does not have with 405
  * `method_not_allowed` and `Allow`, as the server does (HEAD comes with GET there, so it is left to others).
@@ -296,11 +346,14 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     jobs: new JobLedger(),
     webhooks: new WebhookStore(),
   };
+  state.keys.tierOf = (key) =>
+    'owner' in key ? userTier(state, (key as ManagedKey).owner.userId) : undefined;
   state.documents.onChange((change) => state.webhooks.capture(change));
   state.accounts.devices.configure({ baseUrl, ...options.deviceSignIn });
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {
     handlers: [
+      malformedPathHandler(baseUrl),
       ...concretePathHandlers(baseUrl),
       ...ordered.map((route) => handlerFor(route, baseUrl, state)),
       ...methodNotAllowedHandlers(baseUrl),

@@ -37,7 +37,8 @@ export const importOperations: Record<RouteId, Operation> = {
         onError: query.onError,
         infer: query.infer,
         resume: query.resume,
-        userId: input.account?.session?.userId ?? null,
+        // The job is the cluster's: a key's import shows among its owner's jobs, as on the server.
+        userId: input.userId ?? null,
       },
       documents,
     );

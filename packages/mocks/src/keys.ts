@@ -63,6 +63,12 @@ export class KeyRing {
     [MOCK_API_KEY, { scopes: new Set(SCOPES), status: 'active', tier: 'enterprise' }],
   ]);
 
+  /** The tier a key counts at now, when it differs from its own: a managed key's comes from its owner's plan. */
+  tierOf: (key: MockKey) => RateTier | undefined = () => undefined;
+
+  /** Per-user windows of session tokens on data routes, counted at the user's tier. */
+  readonly #users = new Map<string, MockKey>();
+
   /** Keys made through `/api/keys` and `/api/robots`: their secrets live in this ring from creation to deletion. */
   readonly managed = new ManagedKeys({
     set: (secret, key) => this.#keys.set(secret, key),
@@ -104,10 +110,20 @@ export class KeyRing {
     }
   }
 
+  /** Counts a session's request on a data route in its user's window, as the server does; the headers to send. */
+  countUser(userId: string, tier: RateTier): Record<string, string> {
+    let window = this.#users.get(userId);
+    if (!window) {
+      window = { scopes: new Set(), status: 'active', tier };
+      this.#users.set(userId, window);
+    }
+    return count(window, tier);
+  }
+
   #check(key: MockKey, route: RouteDefinition): Authorized {
     if (key.status === 'paused') throw new ApiError('key_paused');
     if (key.status === 'expired' || isExpired(key)) throw new ApiError('key_expired');
-    const headers = count(key);
+    const headers = count(key, this.tierOf(key) ?? key.tier);
     const granted = effectiveScopes([...key.scopes]);
     if (!satisfiesScope(granted, route.scopes)) {
       throw new ApiError('insufficient_scope', undefined, { required: [...route.scopes] }, headers);
@@ -117,8 +133,8 @@ export class KeyRing {
 }
 
 /** Counts one request in the key's fixed one-minute window; throws 429 past the limit of its tier. */
-function count(key: MockKey): Record<string, string> {
-  const limit = TIER_LIMITS[key.tier];
+function count(key: MockKey, tier: RateTier): Record<string, string> {
+  const limit = TIER_LIMITS[tier];
   if (limit === null) return {};
   const now = Date.now();
   if (key.window === undefined || now >= key.window.endsAt) {

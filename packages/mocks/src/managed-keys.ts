@@ -44,7 +44,7 @@ const DAY = 86_400_000;
 const EXPIRY_DAYS = { '30d': 30, '90d': 90 } as const;
 
 /** The cluster the mocks give every user: they keep one document store, so every key acts on it. */
-function clusterOf(userId: string): string {
+export function clusterOf(userId: string): string {
   return `cls_mock_${userId}`;
 }
 

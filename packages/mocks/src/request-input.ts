@@ -29,6 +29,8 @@ export interface OperationInput {
   stream?: { text: string; contentType: string | null };
   /** The jobs, for the import and jobs routes. */
   jobs?: JobLedger;
+  /** The user the credential acts for: a session's user or a managed key's owner (null for the mocks' own keys). */
+  userId?: string | null;
 }
 
 /** What an account route works with. */

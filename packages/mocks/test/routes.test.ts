@@ -128,9 +128,9 @@ async function ownedId(tag: string, headers: Record<string, string> | undefined)
 describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
-    // One handler per route, then one per path that answers the methods it does not have with 405; before them,
-    // one more for each path that stands where another has its first parameter (`/data/sql` beside
-    // `/data/{collection}`), so that those methods are 405 there too.
+    // One for paths that do not decode, one per route, then one per path that answers the methods it does not have
+    // with 405; before the routes, one more for each path that stands where another has its first parameter
+    // (`/data/sql` beside `/data/{collection}`), so that those methods are 405 there too.
     const paths = [...new Set(routes.map((route) => route.path))];
     const concrete = paths.filter((path) =>
       paths.some((other) => {
@@ -146,7 +146,7 @@ describe('the route table', () => {
       }),
     );
     expect(concrete).toContain('/api/v1/data/sql');
-    expect(mocks.handlers).toHaveLength(routes.length + paths.length + concrete.length);
+    expect(mocks.handlers).toHaveLength(1 + routes.length + paths.length + concrete.length);
   });
 
   it.each(routes.map((route) => [route.id, route] as const))(

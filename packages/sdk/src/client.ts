@@ -7,6 +7,7 @@ import { requestEventStream } from './internal/event-stream-request.js';
 import { type Fetch, fetchTransport, globalFetchTransport } from './internal/fetch-transport.js';
 import { applyHeaders, type HeadersInput } from './internal/headers.js';
 import { type RateLimitInfo, readRateLimit } from './internal/rate-limit.js';
+import { newRequestId } from './internal/request-id.js';
 import type { CallOptions, EventStreamOptions, Query, RequestOptions } from './internal/request-options.js';
 import { MAX_RETRY_AFTER_MS } from './internal/retry.js';
 import { send } from './internal/send.js';
@@ -228,7 +229,10 @@ export class DataPlatform {
     path: string,
     options: EventStreamOptions = {},
   ): AsyncGenerator<ServerSentEvent, void, undefined> {
-    const headers = applyHeaders({ ...this.#headers, accept: 'text/event-stream' }, options.headers);
+    const headers = applyHeaders(
+      { ...this.#headers, accept: 'text/event-stream', 'x-request-id': newRequestId() },
+      options.headers,
+    );
     if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
     return requestEventStream(() => this.#options.fetch ?? globalThis.fetch, {
       url: this.baseUrl + path + queryString(options.query),
@@ -246,10 +250,11 @@ export class DataPlatform {
   async #send(method: string, path: string, options: CallOptions): Promise<RawResponse> {
     const hasBody = options.body !== undefined || options.rawBody !== undefined;
     const write = method !== 'GET' && method !== 'HEAD';
-    let headers = this.#headers;
-    // Reads share the client's header object (transports never change it): the fast path allocates nothing here.
+    // Every call names itself, so that an error without an answer still has an id to quote; a caller's own
+    // X-Request-Id (in `options.headers`) wins.
+    const headers: Record<string, string> = { ...this.#headers, 'x-request-id': newRequestId() };
     if (write || hasBody || options.headers) {
-      headers = applyHeaders({ ...this.#headers }, options.headers);
+      applyHeaders(headers, options.headers);
       if (options.body !== undefined) headers['content-type'] ??= 'application/json';
       if (write) headers['idempotency-key'] = options.idempotencyKey ?? headers['idempotency-key'] ?? uuid();
     }

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
 export type {
   ActivityEntry,
   ApiKey,
@@ -47,8 +48,7 @@ export type {
   WebhookSecretRotationRecord,
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
-} from '@dataplatform/contract';
-export { type ClientOptions, DataPlatform, DataPlatform as default, DEFAULT_BASE_URL } from './client.js';
+} from './contract-types.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export {
   APIConnectionError,
@@ -60,11 +60,18 @@ export {
   BadRequestError,
   ConflictError,
   DataPlatformError,
+  HeadersTooLargeError,
   InternalServerError,
+  MethodNotAllowedError,
+  type NoAnswerOptions,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  PreconditionRequiredError,
   RateLimitError,
+  RequestTimeoutError,
+  UnsupportedMediaTypeError,
+  URITooLongError,
 } from './core/error.js';
 export { Page, type PageBody, PagePromise } from './core/pagination.js';
 export type { ServerSentEvent } from './internal/event-stream.js';

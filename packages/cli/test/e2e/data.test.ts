@@ -37,7 +37,7 @@ describe('dp data against the reference server', () => {
     expect(replaced.code).toBe(0);
     expect(JSON.parse(replaced.stdout)).toMatchObject({ _id: 'o-1', customer: 'grace', status: 'paid' });
 
-    const deleted = await dp(['data', 'delete', 'orders', 'o-1', '--json'], { env });
+    const deleted = await dp(['data', 'delete', 'orders', 'o-1', '--json', '--yes'], { env });
     expect(deleted).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(deleted.stdout)).toEqual({ _id: 'o-1', deleted: true });
 

@@ -109,7 +109,7 @@ describe('dp webhooks against the reference server', () => {
     );
     expect(attempts.data).toMatchObject([{ attempt: 1, status: 'succeeded', responseStatus: 200 }]);
 
-    const deleted = await dp(['webhooks', 'delete', webhook._id, '--json'], { env });
+    const deleted = await dp(['webhooks', 'delete', webhook._id, '--json', '--yes'], { env });
     expect(JSON.parse(deleted.stdout)).toEqual({ _id: webhook._id, deleted: true });
     const gone = await dp(['webhooks', 'deliveries', webhook._id], { env });
     expect(gone.code).toBe(4);

@@ -8,11 +8,17 @@ import {
   BadRequestError,
   ConflictError,
   DataPlatformError,
+  HeadersTooLargeError,
   InternalServerError,
+  MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  PreconditionRequiredError,
   RateLimitError,
+  RequestTimeoutError,
+  UnsupportedMediaTypeError,
+  URITooLongError,
 } from './error.js';
 
 const body = (code: string) => ({ error: 'Something failed', code, requestId: 'req_body' });
@@ -23,9 +29,15 @@ describe('APIError.generate', () => {
     [401, AuthenticationError],
     [403, PermissionDeniedError],
     [404, NotFoundError],
+    [405, MethodNotAllowedError],
+    [408, RequestTimeoutError],
     [409, ConflictError],
     [413, PayloadTooLargeError],
+    [414, URITooLongError],
+    [415, UnsupportedMediaTypeError],
+    [428, PreconditionRequiredError],
     [429, RateLimitError],
+    [431, HeadersTooLargeError],
     [500, InternalServerError],
     [503, InternalServerError],
   ])('gives %i a %o', (status, Class) => {
@@ -37,7 +49,7 @@ describe('APIError.generate', () => {
   });
 
   it('keeps APIError for statuses without a subclass', () => {
-    const error = APIError.generate(408, body('timeout'), undefined, new Headers());
+    const error = APIError.generate(418, body('teapot'), undefined, new Headers());
     expect(error.constructor).toBe(APIError);
   });
 
@@ -65,6 +77,11 @@ describe('APIError.generate', () => {
     expect(error.code).toBeUndefined();
     expect(error.message).toBe('502: <html>Bad gateway</html>');
   });
+
+  it('takes requestId from the request when the answer names none', () => {
+    const error = APIError.generate(502, 'Bad gateway', undefined, new Headers(), 'req_sent');
+    expect(error.requestId).toBe('req_sent');
+  });
 });
 
 describe('connection errors', () => {
@@ -74,5 +91,11 @@ describe('connection errors', () => {
     expect(timeout).toBeInstanceOf(APIError);
     expect(timeout.status).toBeUndefined();
     expect(new APIUserAbortError().message).toBe('Request was aborted');
+  });
+
+  it('carry the id the request was sent with', () => {
+    expect(new APIConnectionError({ requestId: 'req_sent' }).requestId).toBe('req_sent');
+    expect(new APIConnectionTimeoutError({ requestId: 'req_sent' }).requestId).toBe('req_sent');
+    expect(new APIUserAbortError({ requestId: 'req_sent' }).requestId).toBe('req_sent');
   });
 });

@@ -17,17 +17,21 @@ function hasCode(error: unknown, code: string, depth = 0): boolean {
 }
 
 /** Turns a transport failure into the SDK's error, explaining a refused connection to the default address. */
-export function connectionError(error: unknown, target: Target): APIConnectionError {
+export function connectionError(error: unknown, target: Target, requestId: string): APIConnectionError {
   if (error instanceof TransportTimeout)
-    return new APIConnectionTimeoutError({ message: error.message, cause: error });
+    return new APIConnectionTimeoutError({ message: error.message, cause: error, requestId });
   if (hasCode(error, 'ECONNREFUSED')) {
     const message = target.isDefault
       ? `Connection refused by ${target.baseUrl}, the default base address (neither the \`baseUrl\` option nor ` +
         'the DATAPLATFORM_BASE_URL environment variable is set). Start the server there, or point the client at ' +
         'yours with `new DataPlatform({ baseUrl })` or DATAPLATFORM_BASE_URL.'
       : `Connection refused by ${target.baseUrl}: is the server running there?`;
-    return new APIConnectionError({ message, cause: error });
+    return new APIConnectionError({ message, cause: error, requestId });
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return new APIConnectionError({ message: `Connection error (${target.baseUrl}): ${reason}`, cause: error });
+  return new APIConnectionError({
+    message: `Connection error (${target.baseUrl}): ${reason}`,
+    cause: error,
+    requestId,
+  });
 }

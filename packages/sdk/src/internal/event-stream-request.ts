@@ -32,7 +32,8 @@ export async function* requestEventStream(
   request: EventStreamRequest,
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
   const { signal } = request;
-  if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+  const requestId = request.headers['x-request-id'] ?? '';
+  if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason, requestId });
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -43,14 +44,15 @@ export async function* requestEventStream(
     timer = setTimeout(() => controller.abort(new TransportTimeout(`No data for ${ms} ms`)), ms);
   };
   const failure = (error: unknown) => {
-    if (signal?.aborted) return new APIUserAbortError({ cause: error });
+    if (signal?.aborted) return new APIUserAbortError({ cause: error, requestId });
     if (controller.signal.reason instanceof TransportTimeout) {
       return connectionError(
         new TransportTimeout(`The event stream sent nothing for ${silentFor} ms`, { cause: error }),
         request.target,
+        requestId,
       );
     }
-    return connectionError(error, request.target);
+    return connectionError(error, request.target, requestId);
   };
   try {
     armTimer(request.timeout);
@@ -70,7 +72,7 @@ export async function* requestEventStream(
     request.onHeaders(response.headers);
     if (response.status >= 400) {
       const body = await response.text().catch(() => '');
-      throw APIError.generate(response.status, parseErrorBody(body), undefined, response.headers);
+      throw APIError.generate(response.status, parseErrorBody(body), undefined, response.headers, requestId);
     }
     const type = response.headers.get('content-type') ?? '';
     if (!type.startsWith('text/event-stream') || !response.body) {

@@ -24,16 +24,17 @@ export interface SendContext {
  */
 export async function send(request: TransportRequest, context: SendContext): Promise<RawResponse> {
   const { signal } = request;
+  const requestId = request.headers['x-request-id'] ?? '';
   for (let retry = 0; ; retry++) {
-    if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+    if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason, requestId });
     let raw: RawResponse;
     try {
       raw = await context.transport()(request);
     } catch (error) {
-      if (signal?.aborted) throw new APIUserAbortError({ cause: error });
-      const failure = connectionError(error, context.target);
+      if (signal?.aborted) throw new APIUserAbortError({ cause: error, requestId });
+      const failure = connectionError(error, context.target, requestId);
       if (retry >= context.maxRetries) throw failure;
-      await wait(retryDelay(retry, undefined) ?? 0, signal);
+      await wait(retryDelay(retry, undefined) ?? 0, signal, requestId);
       continue;
     }
     context.onHeaders?.(raw.headers);
@@ -44,17 +45,19 @@ export async function send(request: TransportRequest, context: SendContext): Pro
       retry < context.maxRetries && isRetryableStatus(raw.status, code)
         ? retryDelay(retry, raw.headers, context.maxRetryWait)
         : undefined;
-    if (delay === undefined) throw APIError.generate(raw.status, body, undefined, toHeaders(raw.headers));
-    await wait(delay, signal);
+    if (delay === undefined) {
+      throw APIError.generate(raw.status, body, undefined, toHeaders(raw.headers), requestId);
+    }
+    await wait(delay, signal, requestId);
   }
 }
 
 /** Waits between attempts; the caller's abort ends the wait with APIUserAbortError. */
-async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+async function wait(ms: number, signal: AbortSignal | undefined, requestId: string): Promise<void> {
   try {
     await sleep(ms, signal);
   } catch (error) {
-    throw new APIUserAbortError({ cause: error });
+    throw new APIUserAbortError({ cause: error, requestId });
   }
 }
 

@@ -15,7 +15,7 @@ import type {
   SignInRequest,
   SignUpRequest,
   User,
-} from '@dataplatform/contract';
+} from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';

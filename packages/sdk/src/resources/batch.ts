@@ -1,4 +1,4 @@
-import type { DeletedResponse, StoredDocument } from '@dataplatform/contract';
+import type { DeletedResponse, StoredDocument } from '../contract-types.js';
 import type { APIErrorCode } from '../core/error.js';
 import type { RequestOptions } from '../internal/request-options.js';
 import type { AnyDocument, DocumentInput, MergePatch } from './data.js';

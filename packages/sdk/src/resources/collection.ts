@@ -1,4 +1,4 @@
-import type { DeletedResponse, StoredDocument } from '@dataplatform/contract';
+import type { DeletedResponse, StoredDocument } from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/request-options.js';

@@ -1,4 +1,4 @@
-import type { DeletedResponse, ImportFormat, Job, SqlResponse, StoredDocument } from '@dataplatform/contract';
+import type { DeletedResponse, ImportFormat, Job, SqlResponse, StoredDocument } from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';

@@ -1,10 +1,10 @@
-import type { Job, JobList, JobStatus } from '@dataplatform/contract';
+import type { Job, JobList, JobStatus } from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';
 import { segment, sleep } from '../internal/utils.js';
 
-// The contract's list, repeated: the client bundle imports types only from the contract, never its zod schemas.
+// The contract's list, repeated: the SDK has the contract's types (src/contract-types.ts), never its values.
 const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 /** Options of `client.jobs.watch()` and `client.jobs.wait()`. */

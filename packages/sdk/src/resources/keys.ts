@@ -4,7 +4,7 @@ import type {
   ApiKeyList,
   ApiKeyUsageEntry,
   ApiKeyWithSecret,
-} from '@dataplatform/contract';
+} from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';

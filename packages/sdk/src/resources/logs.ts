@@ -1,4 +1,4 @@
-import type { ActivityEntry } from '@dataplatform/contract';
+import type { ActivityEntry } from '../contract-types.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';

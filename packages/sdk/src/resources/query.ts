@@ -1,4 +1,4 @@
-import type { SqlResponse, StoredDocument } from '@dataplatform/contract';
+import type { SqlResponse, StoredDocument } from '../contract-types.js';
 import { DataPlatformError } from '../core/error.js';
 import type { RequestOptions } from '../internal/request-options.js';
 import type { AnyDocument, Data } from './data.js';

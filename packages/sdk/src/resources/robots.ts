@@ -5,7 +5,7 @@ import type {
   Robot,
   RobotCreate,
   RobotList,
-} from '@dataplatform/contract';
+} from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';

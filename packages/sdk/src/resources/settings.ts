@@ -1,4 +1,4 @@
-import type { IpAllowlist } from '@dataplatform/contract';
+import type { IpAllowlist } from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';

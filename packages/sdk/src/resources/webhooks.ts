@@ -1,3 +1,4 @@
+import type { verifyAsync } from '@dataplatform/webhooks';
 import type {
   DeletedResponse,
   WebhookAttemptRecord,
@@ -8,8 +9,7 @@ import type {
   WebhookSecretRotationRecord,
   WebhookStreamMessageRecord,
   WebhookSubscriptionRecord,
-} from '@dataplatform/contract';
-import type { verifyAsync } from '@dataplatform/webhooks';
+} from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { DataPlatformError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';

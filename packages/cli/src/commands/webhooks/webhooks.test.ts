@@ -170,11 +170,14 @@ describe('dp webhooks: run', () => {
     expect(table.stdout).toMatch(
       new RegExp(`${_id}\\s+https://example\\.com/a\\s+\\*\\s+\\*\\s+http\\s+yes`),
     );
-    const deleted = await runCli(['webhooks', 'delete', _id, '--json'], { env: api.env });
+    const refused = await runCli(['webhooks', 'delete', _id], { env: api.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`refusing to delete webhook "${_id}" without confirmation`);
+    const deleted = await runCli(['webhooks', 'delete', _id, '--json', '--yes'], { env: api.env });
     expect(JSON.parse(deleted.stdout)).toEqual({ _id, deleted: true });
     const empty = await runCli(['webhooks'], terminal);
     expect(empty.stderr).toContain('No webhooks yet');
-    const again = await runCli(['webhooks', 'delete', _id], { env: api.env });
+    const again = await runCli(['webhooks', 'delete', _id, '-y'], { env: api.env });
     expect(again.code).toBe(4);
     expect(again.stderr).toContain(`error: could not delete webhook "${_id}": 404 not_found`);
     expect(api.requests()).toEqual([
