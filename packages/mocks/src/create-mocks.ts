@@ -241,6 +241,44 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
   }
 }
 
+/** The methods of each path of the contract (HEAD with GET, as the server has it). */
+function methodsByPath(): Map<string, Set<string>> {
+  const byPath = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+    byPath.set(route.path, methods);
+  }
+  return byPath;
+}
+
+/** Whether `path` puts a literal where `other` has its first parameter (`/data/sql` beside `/data/{collection}`). */
+function takesFirstParameterOf(path: string, other: string): boolean {
+  const own = path.split('/');
+  const theirs = other.split('/');
+  const at = theirs.findIndex((segment) => segment.startsWith('{'));
+  if (path === other || own.length !== theirs.length || at < 0) return false;
+  return !own[at]!.startsWith('{') && own.slice(0, at).every((segment, i) => segment === theirs[i]);
+}
+
+/** A handler answering the methods `methods` lacks on `path` with 405 `method_not_allowed` and `Allow`. */
+function methodNotAllowed(baseUrl: string, path: string, methods: Set<string>): RequestHandler {
+  const allowed = [...methods].sort();
+  return http.all(baseUrl + path.replace(/\{(\w+)\}/g, ':$1'), ({ request }) => {
+    if (methods.has(request.method)) return undefined;
+    const url = new URL(request.url);
+    const error = new ApiError(
+      'method_not_allowed',
+      `Method ${request.method} is not allowed on ${url.pathname}`,
+      {
+        allowed,
+      },
+    );
+    return toResponse(errorAnswer(error), requestIdOf(request), { Allow: allowed.join(', ') });
+  });
+}
+
 /** True when every segment of the path decodes as UTF-8 percent-encoding. */
 function decodes(pathname: string): boolean {
   try {
@@ -275,28 +313,19 @@ function malformedPathHandler(baseUrl: string): RequestHandler {
  * `method_not_allowed` and `Allow`, as the server does (HEAD comes with GET there, so it is left to others).
  */
 function methodNotAllowedHandlers(baseUrl: string): RequestHandler[] {
-  const methodsByPath = new Map<string, Set<string>>();
-  for (const route of routes) {
-    const methods = methodsByPath.get(route.path) ?? new Set<string>();
-    methods.add(route.method);
-    if (route.method === 'GET') methods.add('HEAD');
-    methodsByPath.set(route.path, methods);
-  }
-  return [...methodsByPath].map(([path, methods]) => {
-    const allowed = [...methods].sort();
-    return http.all(baseUrl + path.replace(/\{(\w+)\}/g, ':$1'), ({ request }) => {
-      if (methods.has(request.method)) return undefined;
-      const url = new URL(request.url);
-      const error = new ApiError(
-        'method_not_allowed',
-        `Method ${request.method} is not allowed on ${url.pathname}`,
-        {
-          allowed,
-        },
-      );
-      return toResponse(errorAnswer(error), requestIdOf(request), { Allow: allowed.join(', ') });
-    });
-  });
+  return [...methodsByPath()].map(([path, methods]) => methodNotAllowed(baseUrl, path, methods));
+}
+
+/**
+ * First handlers for the paths that are a resource of their own where another path has its first parameter: as on
+ * the server, `GET /api/v1/data/sql` is 405 (Allow: POST), not a list of the collection "sql".
+ */
+function concretePathHandlers(baseUrl: string): RequestHandler[] {
+  const byPath = methodsByPath();
+  const paths = [...byPath.keys()];
+  return paths
+    .filter((path) => paths.some((other) => takesFirstParameterOf(path, other)))
+    .map((path) => methodNotAllowed(baseUrl, path, byPath.get(path)!));
 }
 
 /** Counts `{param}` segments; routes with fewer come first so a fixed path (say `/data/sql`) wins over `/data/{collection}`. */
@@ -329,6 +358,7 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
   return {
     handlers: [
       malformedPathHandler(baseUrl),
+      ...concretePathHandlers(baseUrl),
       ...ordered.map((route) => handlerFor(route, baseUrl, state)),
       ...methodNotAllowedHandlers(baseUrl),
     ],

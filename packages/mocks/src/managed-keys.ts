@@ -84,7 +84,14 @@ export class ManagedKeys {
     refuse(checkKeyExpiry(input, now));
     const clusterId = clusterOf(owner.userId);
     if (input.clusterId !== undefined && input.clusterId !== clusterId)
-      throw new ApiError('not_found', `Cluster ${input.clusterId} not found`, { clusterId: input.clusterId });
+      throw new ApiError(
+        'validation_error',
+        `Invalid body field "clusterId": no cluster ${input.clusterId} of yours`,
+        {
+          in: 'body',
+          field: 'clusterId',
+        },
+      );
     const key: ManagedKey = {
       id: randomToken(16),
       owner,

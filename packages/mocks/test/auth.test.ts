@@ -108,7 +108,8 @@ describe('scopes', () => {
 
 describe('order of checks', () => {
   it('authenticates before it validates the collection name or the body', async () => {
-    expectError(await call('GET', '/api/v1/data/sql', { key: 'svc_unknown' }), 401, 'unauthorized');
+    // "imports" is a reserved name without a path of its own (GET /api/v1/data/sql is 405 before any credential).
+    expectError(await call('GET', '/api/v1/data/imports', { key: 'svc_unknown' }), 401, 'unauthorized');
     const reader = mocks.addKey({ scopes: ['data:read'] });
     expectError(
       await call('POST', '/api/v1/data/orders', { key: reader, rawBody: '{oops' }),

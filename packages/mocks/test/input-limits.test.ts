@@ -50,6 +50,19 @@ describe('what the mocks refuse as the server does', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
+  it.each([
+    ['GET', '/api/v1/data/sql', 'POST'],
+    ['POST', '/api/v1/data/jobs', 'GET, HEAD'],
+    ['PUT', '/api/v1/data/webhooks/wh_1', 'DELETE'],
+  ])(
+    'answers %s %s, a path of its own, with 405 and Allow: %s, as the server does',
+    async (method, path, allow) => {
+      const res = await call(method, path, method === 'GET' ? {} : { json: {} });
+      expect([res.status, res.body.code]).toEqual([405, 'method_not_allowed']);
+      expect(res.headers.get('allow')).toBe(allow);
+    },
+  );
+
   it('refuses U+0000 in a URL', async () => {
     const res = await call('GET', '/api/v1/data/limits/a%00');
     expect([res.status, res.body.code]).toEqual([400, 'validation_error']);

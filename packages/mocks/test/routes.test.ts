@@ -129,8 +129,24 @@ describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
     // One for paths that do not decode, one per route, then one per path that answers the methods it does not have
-    // with 405.
-    expect(mocks.handlers).toHaveLength(1 + routes.length + new Set(routes.map((route) => route.path)).size);
+    // with 405; before the routes, one more for each path that stands where another has its first parameter
+    // (`/data/sql` beside `/data/{collection}`), so that those methods are 405 there too.
+    const paths = [...new Set(routes.map((route) => route.path))];
+    const concrete = paths.filter((path) =>
+      paths.some((other) => {
+        const [own, theirs] = [path.split('/'), other.split('/')];
+        const at = theirs.findIndex((segment) => segment.startsWith('{'));
+        return (
+          path !== other &&
+          own.length === theirs.length &&
+          at >= 0 &&
+          !own[at]!.startsWith('{') &&
+          own.slice(0, at).every((segment, i) => segment === theirs[i])
+        );
+      }),
+    );
+    expect(concrete).toContain('/api/v1/data/sql');
+    expect(mocks.handlers).toHaveLength(1 + routes.length + paths.length + concrete.length);
   });
 
   it.each(routes.map((route) => [route.id, route] as const))(

@@ -58,6 +58,8 @@ forEachEngine((server) => {
       ['a common password in other case', { password: 'IloveYou12' }, 'password'],
       ['an invalid e-mail', { email: 'not-an-address' }, 'email'],
       ['an empty name', { name: ' ' }, 'name'],
+      // The document's maxLength counts the name as sent, before the whitespace around it is dropped.
+      ['a name over 100 characters as sent, whitespace included', { name: `\t${'n'.repeat(100)}` }, 'name'],
     ])('answers 400 validation_error for %s', async (_case, override, field) => {
       const res = await t.call('POST', '/api/auth/signup', {
         key: null,

@@ -127,12 +127,13 @@ forEachEngine((server, engine) => {
     it.each([
       ['sql', 'reserved_collection'],
       ['batch', 'reserved_collection'],
-      ['webhooks', 'reserved_collection'],
+      ['imports', 'reserved_collection'],
       ['1abc', 'validation_error'],
       ['a'.repeat(65), 'validation_error'],
       ['has.dot', 'validation_error'],
     ])('refuses the collection name %s with 400 %s', async (name, code) => {
-      // PUT, because POST /api/v1/data/sql and /batch are fixed routes of their own.
+      // PUT, because POST /api/v1/data/sql and /batch are fixed routes of their own (and /webhooks/{webhookId},
+      // a path of its own, answers PUT with 405).
       const res = await t.call('PUT', `/api/v1/data/${name}/doc`, { body: { a: 1 } });
       expect(res.status).toBe(400);
       expect((await res.json()).code).toBe(code);

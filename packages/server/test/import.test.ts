@@ -154,12 +154,19 @@ forEachEngine((server) => {
 
     it('refuses an unknown Content-Encoding, a reserved collection and a bad query before reading', async () => {
       expect((await upload(fresh('x'), 'x', { headers: { 'content-encoding': 'br' } })).status).toBe(400);
-      const reserved = await upload('jobs', '{}');
+      // Not "jobs": /api/v1/data/jobs/{id} is a path of its own, without POST (405).
+      const reserved = await upload('sql', '{}');
       expect([reserved.status, (reserved.job as unknown as { code: string }).code]).toEqual([
         400,
         'reserved_collection',
       ]);
       expect((await upload(fresh('x'), '{}', { query: '?onError=maybe' })).status).toBe(400);
+      // A misspelt option is refused rather than ignored: the import would otherwise run with the default.
+      const misspelt = await upload(fresh('x'), '{}', { query: '?onerror=abort' });
+      expect([
+        misspelt.status,
+        (misspelt.job as unknown as { details: { field: string } }).details.field,
+      ]).toEqual([400, 'onerror']);
       expect((await upload(fresh('x'), '{}', { key: null })).status).toBe(401);
       const { apiKey } = await t.addKey({ scopes: ['data:read'] });
       expect((await upload(fresh('x'), '{}', { key: apiKey })).status).toBe(403);

@@ -72,7 +72,7 @@ forEachEngine(
         expect(key.expiresAt).not.toBeNull();
       });
 
-      it('answers 400 for an invalid body, 403 for scopes the user does not hold, 404 for a cluster not theirs', async () => {
+      it('answers 400 for an invalid body or a cluster not theirs, 403 for scopes the user does not hold', async () => {
         await expectError(
           await as(user, 'POST', '/api/keys', { name: '', scopes: [] }),
           400,
@@ -100,8 +100,8 @@ forEachEngine(
             scopes: ['data:read'],
             clusterId: t.other.clusterId,
           }),
-          404,
-          'not_found',
+          400,
+          'validation_error',
         );
       });
 

@@ -52,6 +52,9 @@ forEachEngine((server) => {
       ['limit=1001'],
       ['limit=abc'],
       ['skip=-1'],
+      // An empty or blank number is not 0: the document says integer.
+      ['skip='],
+      ['limit=%20'],
       ['sort=a..b'],
       ['sort=-'],
       ['sort=a,,b'],

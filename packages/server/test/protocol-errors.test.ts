@@ -78,6 +78,16 @@ forEachEngine((server) => {
       ['GET', '/api/auth/logout', 'POST'],
       ['PUT', '/api/v1/data/webhooks', 'GET, HEAD, POST'],
       ['PATCH', '/api/auth/me', 'GET, HEAD'],
+      // A concrete path is its own resource: the collection route's methods do not leak into its Allow.
+      ['OPTIONS', '/api/v1/data/batch', 'POST'],
+      ['OPTIONS', '/api/v1/data/sql', 'POST'],
+      ['DELETE', '/api/v1/data/jobs', 'GET, HEAD'],
+      // Methods a concrete path lacks are 405 even where the router would take them to the collection routes.
+      ['GET', '/api/v1/data/sql', 'POST'],
+      ['GET', '/api/v1/data/batch', 'POST'],
+      ['POST', '/api/v1/data/jobs', 'GET, HEAD'],
+      ['PUT', '/api/v1/data/jobs/job_1', 'GET, HEAD'],
+      ['PUT', '/api/v1/data/webhooks/wh_1', 'DELETE'],
     ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, path, allow) => {
       const res = await t.call(method, path);
       expect(res.status).toBe(405);
@@ -85,6 +95,30 @@ forEachEngine((server) => {
       const body = await res.json();
       expect(body).toMatchObject({ code: 'method_not_allowed', details: { allowed: allow.split(', ') } });
       expect(body.requestId).toBe(res.headers.get('x-request-id'));
+    });
+
+    it('answers a method no route has with 405 before reading its body, even a QUERY without a Content-Type', async () => {
+      const answer = await rawRequest(t.url, {
+        method: 'QUERY',
+        path: '/api/v1/data/sql',
+        headers: { 'x-api-key': t.devKey },
+      });
+      expectApiError(answer, 405, 'method_not_allowed');
+      expect(answer.headers.allow).toBe('POST');
+      const big = await t.call('PUT', '/api/v1/data/sql', {
+        body: 'x'.repeat(2 * 1024 * 1024),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(big.status).toBe(405);
+    });
+
+    it('still serves a document whose id is a word of another path, such as "import"', async () => {
+      const created = await t.call('POST', '/api/v1/data/words', { body: { _id: 'import', n: 1 } });
+      expect(created.status).toBe(201);
+      const got = await t.call('GET', '/api/v1/data/words/import');
+      expect([got.status, (await got.json())._id]).toEqual([200, 'import']);
+      expect((await t.call('PATCH', '/api/v1/data/words/import', { body: { n: 2 } })).status).toBe(200);
+      expect((await t.call('DELETE', '/api/v1/data/words/import')).status).toBe(200);
     });
 
     it('still answers an unknown path with 404 not_found', async () => {

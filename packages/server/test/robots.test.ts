@@ -79,6 +79,21 @@ forEachEngine((server) => {
       expect((await robots.get(a.userId, robot._id))._id).toBe(robot._id);
     });
 
+    it("refuses a robot's key in a cluster the owner does not have with 400 validation_error, not 404", async () => {
+      // A 404 would say the robot is missing; the robot is there, the body names a cluster that is not the owner's.
+      const { userId } = await newAccount(t);
+      const robot = await robots.create(userId, { name: 'deployer' });
+      const error = await expectApiError(
+        robots.createKey(userId, robot._id, {
+          name: 'k',
+          scopes: ['data:read'],
+          clusterId: t.other.clusterId,
+        }),
+        'validation_error',
+      );
+      expect(error.details).toMatchObject({ in: 'body', field: 'clusterId' });
+    });
+
     it('ends the keys of a deleted robot at once, even right after they were used', async () => {
       const { userId } = await newAccount(t);
       const robot = await robots.create(userId, { name: 'temp' });

@@ -224,9 +224,10 @@ forEachEngine((server) => {
       expect((await res.json()).code).toBe('invalid_json');
     });
 
-    it('keeps GET /api/v1/data/sql for the reserved name, not the helper', async () => {
+    it('answers GET /api/v1/data/sql with 405 and Allow: POST, neither the helper nor a collection', async () => {
       const res = await t.call('GET', '/api/v1/data/sql');
-      expect((await res.json()).code).toBe('reserved_collection');
+      expect([res.status, res.headers.get('allow')]).toEqual([405, 'POST']);
+      expect((await res.json()).code).toBe('method_not_allowed');
     });
   });
 

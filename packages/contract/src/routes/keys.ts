@@ -27,20 +27,12 @@ export const keysRoutes = [
     tag,
     summary: 'Create an API key',
     description:
-      "The scopes must be held by the caller (403 `forbidden`, `details.scopes` names the others); `clusterId` must be one of the caller's clusters (404 `not_found`), the default cluster when left out. Expiry is `expiresIn` (`never` by default, `30d`, `90d`, `1y`) or `expiresAt`, a future instant, not both. The answer carries the secret: it is shown here and after a rotation only.",
+      "The scopes must be held by the caller (403 `forbidden`, `details.scopes` names the others); `clusterId` must be one of the caller's clusters (400 `validation_error`), the default cluster when left out. Expiry is `expiresIn` (`never` by default, `30d`, `90d`, `1y`) or `expiresAt`, a future instant, not both. The answer carries the secret: it is shown here and after a rotation only.",
     auth: 'session',
     scopes: [],
     body: ApiKeyCreate,
     success: { status: 201, description: 'The key and its secret', schema: ApiKeyWithSecret },
-    errors: [
-      'validation_error',
-      'invalid_json',
-      'invalid_body',
-      'forbidden',
-      'not_found',
-      'conflict',
-      'ip_blocked',
-    ],
+    errors: ['validation_error', 'invalid_json', 'invalid_body', 'forbidden', 'conflict', 'ip_blocked'],
   },
   {
     id: 'keys.list',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listEnvelope, Timestamp } from './common.js';
+import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
 /** What an activity entry records. */
 export const ACTIVITY_ACTIONS = [
@@ -42,8 +42,10 @@ export const ActivityList = listEnvelope(ActivityEntry, 'ActivityList');
 
 /** Query of the activity log. */
 export const ActivityQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
-  skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Entries to skip' }),
+  limit: fromQuery(
+    z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
+  ),
+  skip: fromQuery(z.coerce.number().int().min(0).default(0).meta({ description: 'Entries to skip' })),
 });
 
 /** An entry of the activity log. */

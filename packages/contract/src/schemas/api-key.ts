@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../scopes.js';
-import { Timestamp } from './common.js';
+import { fromQuery, label, Timestamp } from './common.js';
 
 /** What a key's record says about whether it works: `expired` is derived from `expiresAt`. */
 export const API_KEY_STATUSES = ['active', 'paused', 'expired'] as const;
@@ -20,12 +20,7 @@ export function usageOutcomeOf(status: number): (typeof USAGE_OUTCOMES)[number] 
 }
 
 /** A key's free-text label. */
-const KeyName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .meta({ description: 'Free-text label', example: 'CI deploys' });
+const KeyName = label(100).meta({ description: 'Free-text label', example: 'CI deploys' });
 
 /** The scopes a key holds: known scope names (aliases included), no repeats. */
 const KeyScopes = z
@@ -125,8 +120,8 @@ export const ApiKeyUsageEntry = z
 /** Query of a key's usage history. */
 export const ApiKeyUsageQuery = z.object({
   outcome: z.enum(USAGE_OUTCOMES).optional().meta({ description: 'Only entries with this outcome' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
-  skip: z.coerce.number().int().min(0).default(0),
+  limit: fromQuery(z.coerce.number().int().min(1).max(1000).default(50)),
+  skip: fromQuery(z.coerce.number().int().min(0).default(0)),
 });
 
 /** One page of a key's usage history, newest first. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BillingAccount, PLANS, User } from './account.js';
-import { Timestamp } from './common.js';
+import { label, Timestamp } from './common.js';
 
 /** Shortest and longest password the API accepts; a common password is refused too (`details.reason: "common"`). */
 export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
@@ -23,7 +23,7 @@ export const SignUpRequest = z
   .strictObject({
     email: Email,
     password: Password,
-    name: z.string().trim().min(1).max(100).meta({ description: 'Full name', example: 'Ada Lovelace' }),
+    name: label(100).meta({ description: 'Full name', example: 'Ada Lovelace' }),
   })
   .meta({ id: 'SignUpRequest', description: 'A new account: e-mail, password and full name.' });
 

@@ -17,6 +17,28 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error', description: 'An error answer.' });
 
+/** What `String.prototype.trim` removes, spelled out so that every regular expression engine reads the same set. */
+const NOT_WHITESPACE = /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/**
+ * A name or label: at most `max` characters as sent, stored without the whitespace around it, and not blank. The
+ * pattern says "not blank" in the document, so the limits a client reads are the ones the server applies.
+ */
+export function label(max: number) {
+  return z.string().max(max).trim().min(1).regex(NOT_WHITESPACE, 'Must not be blank');
+}
+
+/**
+ * A number read from the query string. `z.coerce.number()` alone reads an empty or blank value (`?skip=`) as 0;
+ * wrapped in this it is refused, as the document's `type: integer` says. The document shows `schema` unchanged.
+ */
+export function fromQuery<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : value),
+    schema,
+  );
+}
+
 /** Answer of a DELETE. */
 export const Deleted = z
   .object({ _id: z.string(), deleted: z.literal(true) })

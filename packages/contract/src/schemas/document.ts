@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isStorableString } from '../semantics/json-values.js';
-import { listEnvelope, Timestamp } from './common.js';
+import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
 /** Collection names: a letter, then up to 63 letters, digits, `_` or `-`. */
 export const COLLECTION_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -93,8 +93,12 @@ export const SORT_PATTERN = /^-?[A-Za-z_$][\w$]*(\.[\w$]+)*(,-?[A-Za-z_$][\w$]*(
 
 /** Query of the list route. */
 export const ListDocumentsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
-  skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Number of documents to skip' }),
+  limit: fromQuery(
+    z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
+  ),
+  skip: fromQuery(
+    z.coerce.number().int().min(0).default(0).meta({ description: 'Number of documents to skip' }),
+  ),
   sort: z.string().regex(SORT_PATTERN).optional().meta({
     description: 'Field or dotted path to sort by, `-` prefix for descending, several comma separated',
     example: '-_createdAt,name',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listEnvelope, Timestamp } from './common.js';
+import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
 /** Kinds of background work a job tracks: imports now; backups and model training use the same record later. */
 export const JOB_KINDS = ['import'] as const;
@@ -94,8 +94,10 @@ export type JobList = z.infer<typeof JobList>;
 
 /** Query of a job list. */
 export const JobListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
-  skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Jobs to skip' }),
+  limit: fromQuery(
+    z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
+  ),
+  skip: fromQuery(z.coerce.number().int().min(0).default(0).meta({ description: 'Jobs to skip' })),
 });
 
 /** Path of a job route. */
@@ -103,8 +105,8 @@ export const JobParams = z.object({ id: z.string().min(1).max(128) });
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
-/** Query of an import. */
-export const ImportQuery = z.object({
+/** Query of an import: options of a write, so an unknown one (a misspelt `onerror`) is refused, not ignored. */
+export const ImportQuery = z.strictObject({
   format: z
     .enum(IMPORT_FORMATS)
     .optional()

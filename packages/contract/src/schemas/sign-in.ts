@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { label, Timestamp } from './common.js';
 
 /** External identity providers the server can sign people in with. */
 export const IDENTITY_PROVIDERS = ['google', 'github'] as const;
@@ -63,7 +63,7 @@ export const PasskeyRegisterRequest = z
   .strictObject({
     flowId: z.string().min(1).max(128),
     response: PasskeyCredentialJson,
-    name: z.string().trim().min(1).max(100).optional().meta({ description: 'A label; default "Passkey"' }),
+    name: label(100).optional().meta({ description: 'A label; default "Passkey"' }),
   })
   .meta({ id: 'PasskeyRegisterRequest' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listEnvelope, Timestamp } from './common.js';
+import { fromQuery, listEnvelope, Timestamp } from './common.js';
 import { CollectionName } from './document.js';
 
 /** Event kinds a subscription can name; `*` stands for all. */
@@ -122,8 +122,12 @@ export const WebhookDelivery = z
 /** Query of the deliveries list. */
 export const ListDeliveriesQuery = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
-  skip: z.coerce.number().int().min(0).default(0).meta({ description: 'Number of deliveries to skip' }),
+  limit: fromQuery(
+    z.coerce.number().int().min(1).max(1000).default(50).meta({ description: 'Page size, 1 to 1000' }),
+  ),
+  skip: fromQuery(
+    z.coerce.number().int().min(0).default(0).meta({ description: 'Number of deliveries to skip' }),
+  ),
 });
 
 /** A page of a subscription's deliveries, newest first. */

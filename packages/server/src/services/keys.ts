@@ -73,7 +73,15 @@ export class KeyService {
     if (clusterId === null) {
       throw input.clusterId === undefined
         ? new ApiError('conflict', 'The account has no cluster to create a key in')
-        : new ApiError('not_found', `Cluster ${input.clusterId} not found`, { clusterId: input.clusterId });
+        : // The route's target exists; what is wrong is a name in the body (and another user's cluster looks the same).
+          new ApiError(
+            'validation_error',
+            `Invalid body field "clusterId": no cluster ${input.clusterId} of yours`,
+            {
+              in: 'body',
+              field: 'clusterId',
+            },
+          );
     }
     const generated = generateApiKey();
     await this.storage.keys.create({
