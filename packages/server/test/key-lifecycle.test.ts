@@ -183,7 +183,8 @@ forEachEngine((server) => {
       ).toBe(mine.clusterId);
       await expectApiError(
         keys.create(mine.owner, { name: 'd', scopes: ['data:read'], clusterId: theirs.clusterId }),
-        'not_found',
+        // A name in the body is wrong, not the route's target: another user's cluster reads as no cluster.
+        'validation_error',
       );
     });
 
