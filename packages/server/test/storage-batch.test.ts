@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentOperation } from '../src/storage/documents.js';
+import type { DocumentOperation, OperationResult } from '../src/storage/documents.js';
 import { openStorage } from '../src/storage/index.js';
 import type { Storage } from '../src/storage/types.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
@@ -50,7 +50,7 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
 
   it('rolls an atomic batch back at its first failure: no documents, counters or idempotency record', async () => {
     await storage.documents.apply('c1', [insert('s1', 'kept')], { atomic: true });
-    const record = { key: 'k', fingerprint: 'f', status: 200, expiredBefore: NEVER };
+    const record = { key: 'k', fingerprint: 'f', status: 200, expiredBefore: NEVER, answer: () => '{}' };
     const outcome = await storage.documents.apply(
       'c1',
       [
@@ -59,7 +59,7 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
         { kind: 'delete', collection: 's1', id: 'kept' },
         insert('s1', 'a'),
       ],
-      { atomic: true, idempotency: record, answer: () => '{}' },
+      { atomic: true, idempotency: record },
     );
     expect(outcome).toEqual({
       ok: false,
@@ -104,7 +104,7 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
     ]);
     expect(await total('s5')).toBe(129);
     const kept = await storage.documents.get({ clusterId: 'c1', collection: 's5' }, 'rtaken');
-    expect(JSON.parse(kept!)).toMatchObject({ first: true });
+    expect(JSON.parse(kept!.data)).toMatchObject({ first: true });
   });
 
   it('rolls a long atomic run back at its first taken id', async () => {
@@ -122,11 +122,16 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
   });
 
   it('records the composed answer with a successful batch', async () => {
-    const record = { key: 'k2', fingerprint: 'f', status: 200, expiredBefore: NEVER };
+    const record = {
+      key: 'k2',
+      fingerprint: 'f',
+      status: 200,
+      expiredBefore: NEVER,
+      answer: (results: readonly OperationResult[]) => `{"n":${results.length}}`,
+    };
     const outcome = await storage.documents.apply('c1', [insert('s4', 'a')], {
       atomic: true,
       idempotency: record,
-      answer: (results) => `{"n":${results.length}}`,
     });
     expect(outcome.ok).toBe(true);
     expect(await storage.idempotency.find('c1', 'k2', NEVER)).toMatchObject({ body: '{"n":1}', status: 200 });
@@ -158,6 +163,6 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
       expect(outcomes.every((o) => o.ok)).toBe(true);
     }
     const a = await storage.documents.get({ clusterId: 'c1', collection: 'cross' }, 'a');
-    expect(JSON.parse(a!).n).toBe(4);
+    expect(JSON.parse(a!.data).n).toBe(4);
   });
 });

@@ -2,11 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentText, storedText } from '../src/document-text.js';
 import { createAccountWithKey } from '../src/index.js';
-import type { CollectionRef } from '../src/storage/documents.js';
+import type { CollectionRef, DocumentRow } from '../src/storage/documents.js';
 import { openStorage } from '../src/storage/index.js';
 import type { Storage } from '../src/storage/types.js';
 import { availableEngines, createTestDatabase } from './helpers.js';
+
+/** A stored row as the API shows it; null stays null. */
+const parsed = (row: DocumentRow | null) => (row === null ? null : JSON.parse(documentText(row)));
 
 /** The storage contract: every engine must pass these, through the one interface the server uses. */
 describe.each(availableEngines())('storage contract on %s', (engine) => {
@@ -40,7 +44,7 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
   it('inserts, reads back and refuses a second document with the same id', async () => {
     const first = await storage.documents.insert(ref('c1'), row('a', { x: 1 }));
     expect(first.ok).toBe(true);
-    expect(JSON.parse((await storage.documents.get(ref('c1'), 'a')) ?? 'null')).toEqual({
+    expect(parsed(await storage.documents.get(ref('c1'), 'a'))).toEqual({
       _id: 'a',
       x: 1,
       _createdAt: '2026-01-01T00:00:00.000Z',
@@ -58,13 +62,13 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
     const other = { clusterId: 'cls_b', collection: 'shared' };
     expect(await storage.documents.get(other, 'same')).toBeNull();
     expect((await storage.documents.insert(other, row('same', { owner: 'b' }))).ok).toBe(true);
-    expect(JSON.parse((await storage.documents.get(ref('shared'), 'same'))!).owner).toBe('a');
+    expect(parsed(await storage.documents.get(ref('shared'), 'same')).owner).toBe('a');
   });
 
   it('replaces, updates and deletes, answering not_found for missing documents', async () => {
     await storage.documents.insert(ref('c2'), row('d', { a: 1, b: 2 }));
     const replaced = await storage.documents.replace(ref('c2'), 'd', '{"c":3}', '2026-02-01T00:00:00.000Z');
-    expect(replaced.ok && JSON.parse(replaced.body)).toMatchObject({
+    expect(replaced.ok && JSON.parse(storedText(replaced))).toMatchObject({
       _id: 'd',
       c: 3,
       _createdAt: '2026-01-01T00:00:00.000Z',
@@ -75,7 +79,7 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
       (data) => ({ ...data, e: 5 }),
       '2026-03-01T00:00:00.000Z',
     );
-    expect(updated.ok && JSON.parse(updated.body)).toMatchObject({
+    expect(updated.ok && JSON.parse(storedText(updated))).toMatchObject({
       c: 3,
       e: 5,
       _updatedAt: '2026-03-01T00:00:00.000Z',
@@ -89,10 +93,7 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
       reason: 'not_found',
     });
     expect(await storage.documents.delete(ref('nowhere'), 'd')).toEqual({ ok: false, reason: 'not_found' });
-    expect(await storage.documents.delete(ref('c2'), 'd')).toEqual({
-      ok: true,
-      body: '{"_id":"d","deleted":true}',
-    });
+    expect(await storage.documents.delete(ref('c2'), 'd')).toEqual({ ok: true, deleted: 'd' });
     expect(await storage.documents.delete(ref('c2'), 'd')).toEqual({ ok: false, reason: 'not_found' });
     expect((await storage.documents.list(ref('c2'), { limit: 10, skip: 0, sort: [] })).total).toBe(0);
   });
@@ -103,7 +104,7 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
     await Promise.all(ids.slice(0, 25).map((id) => storage.documents.delete(ref('counted'), id)));
     const page = await storage.documents.list(ref('counted'), { limit: 5, skip: 0, sort: [] });
     expect(page.total).toBe(35);
-    expect(page.rows.map((r) => JSON.parse(r)._id)).toEqual(ids.slice(25, 30));
+    expect(page.rows.map((r) => r.id)).toEqual(ids.slice(25, 30));
   });
 
   it('sorts by creation time backwards with ties broken by id', async () => {
@@ -115,11 +116,17 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
       skip: 0,
       sort: [{ path: ['_createdAt'], descending: true }],
     });
-    expect(page.rows.map((r) => JSON.parse(r)._id)).toEqual(['b', 'a', 'c']);
+    expect(page.rows.map((r) => r.id)).toEqual(['b', 'a', 'c']);
   });
 
   it('records an idempotent answer with its write, and lets only one of two racing writes keep the key', async () => {
-    const record = { key: 'k1', fingerprint: 'f', status: 201, expiredBefore: '2000-01-01T00:00:00.000Z' };
+    const record = {
+      key: 'k1',
+      fingerprint: 'f',
+      status: 201,
+      expiredBefore: '2000-01-01T00:00:00.000Z',
+      answer: () => '{"recorded":true}',
+    };
     const results = await Promise.all([
       storage.documents.insert(ref('idem'), row('x1', {}), record),
       storage.documents.insert(ref('idem'), row('x2', {}), record),
@@ -128,7 +135,7 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
     expect(results.filter((r) => !r.ok && r.reason === 'idempotency_race')).toHaveLength(1);
     expect((await storage.documents.list(ref('idem'), { limit: 10, skip: 0, sort: [] })).total).toBe(1);
     const found = await storage.idempotency.find('cls_a', 'k1', '2000-01-01T00:00:00.000Z');
-    expect(found).toMatchObject({ fingerprint: 'f', status: 201 });
+    expect(found).toMatchObject({ fingerprint: 'f', status: 201, body: '{"recorded":true}' });
     expect(await storage.idempotency.find('cls_b', 'k1', '2000-01-01T00:00:00.000Z')).toBeNull();
     expect(await storage.idempotency.purgeExpired('9999-01-01T00:00:00.000Z')).toBeGreaterThanOrEqual(1);
     expect(await storage.idempotency.find('cls_a', 'k1', '2000-01-01T00:00:00.000Z')).toBeNull();

@@ -7,9 +7,9 @@ import {
   parseBatchRequest,
   type Violation,
 } from '@dataplatform/contract';
+import { fieldsText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import { parseJsonText } from '../http/json-text.js';
-import { fieldsText } from './document-text.js';
 
 /**
  * One operation of a batch once checked, as plain data that can cross threads: the JSON text to store is made

@@ -1,4 +1,5 @@
 import { batchOperationRoute, errorCodes, missingBatchScope, type Violation } from '@dataplatform/contract';
+import { storedText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import type { DocumentOperation, OperationResult } from '../storage/documents.js';
 import type { Storage } from '../storage/types.js';
@@ -53,7 +54,7 @@ function failureOf(
 function resultText(index: number, operation: PlannedOperation, result: OperationResult): string {
   if (result.ok) {
     const status = batchOperationRoute(operation.op).success.status;
-    return `{"index":${index},"status":${status},"data":${result.body}}`;
+    return `{"index":${index},"status":${status},"data":${storedText(result)}}`;
   }
   const { status, error } = failureOf(operation, result);
   const body = { error: error.message, code: error.code, details: error.details };
@@ -102,8 +103,7 @@ export class BatchService {
     };
     const outcome = await this.storage.documents.apply(clusterId, planned, {
       atomic: transaction,
-      idempotency: idem ? recordInput(idem, 200) : undefined,
-      answer: compose,
+      idempotency: idem ? recordInput(idem, 200, compose) : undefined,
     });
     if (outcome.ok) return { status: 200, body: text ?? compose(outcome.results), replayed: false };
     if (outcome.reason === 'idempotency_race') return replayAfterRace(this.storage, idem!);

@@ -1,8 +1,8 @@
 import { isJsonObject, type JsonObject, mergePatch } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
+import { fieldsText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import type { DocumentOperation } from '../storage/documents.js';
-import { fieldsText } from './document-text.js';
 
 /** Makes document ids: ULIDs, monotonic within the process so they sort by creation. */
 export const nextId = monotonicFactory();

@@ -1,4 +1,5 @@
 import type { JsonObject, SortKey } from '@dataplatform/contract';
+import { documentText, storedText } from '../document-text.js';
 import { writeResultOf } from '../storage/batch.js';
 import type { CollectionRef, WriteResult } from '../storage/documents.js';
 import type { Storage } from '../storage/types.js';
@@ -22,13 +23,13 @@ export class DocumentService {
 
   async list(ref: CollectionRef, limit: number, skip: number, sort: SortKey[]): Promise<string> {
     const { rows, total } = await this.storage.documents.list(ref, { limit, skip, sort });
-    return `{"data":[${rows.join(',')}],"total":${total},"limit":${limit},"skip":${skip}}`;
+    return `{"data":[${rows.map(documentText).join(',')}],"total":${total},"limit":${limit},"skip":${skip}}`;
   }
 
   async get(ref: CollectionRef, id: string): Promise<string> {
-    const doc = await this.storage.documents.get(ref, id);
-    if (doc === null) throw failureError('not_found', ref.collection, id);
-    return doc;
+    const row = await this.storage.documents.get(ref, id);
+    if (row === null) throw failureError('not_found', ref.collection, id);
+    return documentText(row);
   }
 
   async create(ref: CollectionRef, body: JsonObject, idem: IdempotencyContext | null): Promise<Answer> {
@@ -96,7 +97,7 @@ export class DocumentService {
     const earlier = idem && (await replayOf(this.storage, idem));
     if (earlier) return earlier;
     const result = await perform(idem ? recordInput(idem, status) : undefined);
-    if (result.ok) return { status, body: result.body, replayed: false };
+    if (result.ok) return { status, body: storedText(result), replayed: false };
     if (result.reason === 'idempotency_race') return replayAfterRace(this.storage, idem!);
     throw failureError(result.reason, ref.collection, id);
   }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { checkIdempotencyKey, IDEMPOTENCY_WINDOW_MS, idempotencySubject } from '@dataplatform/contract';
+import { storedText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
+import type { OperationResult } from '../storage/documents.js';
 import type { IdempotencyRecord, IdempotencyRecordInput } from '../storage/idempotency.js';
 import type { Storage } from '../storage/types.js';
 
@@ -43,9 +45,26 @@ export function idempotencyContext(
   };
 }
 
-/** The record a write should store with itself. */
-export function recordInput(context: IdempotencyContext, status: number): IdempotencyRecordInput {
-  return { key: context.key, fingerprint: context.fingerprint, status, expiredBefore: context.notBefore };
+/** A single-document write's answer: the text of what its one operation stored. */
+function singleAnswer(results: readonly OperationResult[]): string {
+  const [first] = results;
+  if (!first?.ok) throw new Error('a failed write has no answer to record');
+  return storedText(first);
+}
+
+/** The record a write should store with itself; `answer` composes its text (a single write's by default). */
+export function recordInput(
+  context: IdempotencyContext,
+  status: number,
+  answer: IdempotencyRecordInput['answer'] = singleAnswer,
+): IdempotencyRecordInput {
+  return {
+    key: context.key,
+    fingerprint: context.fingerprint,
+    status,
+    expiredBefore: context.notBefore,
+    answer,
+  };
 }
 
 /** The earlier answer to replay, null when the key is new; 409 when the key was used for another request. */

@@ -1,7 +1,9 @@
 import type { SqlRequest } from '@dataplatform/contract';
 import { parseSql } from '@dataplatform/contract/sql';
 import type { z } from 'zod';
+import { documentText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
+import type { QueryResult } from '../storage/query.js';
 import type { Storage } from '../storage/types.js';
 
 /** The SQL helper: translates one statement with the contract's parser and lets the engine run the query. */
@@ -13,7 +15,13 @@ export class SqlService {
     const query = parseSql(request.sql, request.params ?? []);
     if ('code' in query) throw new ApiError(query.code, query.message, query.details);
     const result = await this.storage.queries.run({ clusterId, collection: query.collection }, query);
-    const data = 'count' in result ? `{"count":${result.count}}` : result.rows.join(',');
-    return `{"data":[${data}],"query":${JSON.stringify(query)}}`;
+    return `{"data":[${dataText(result)}],"query":${JSON.stringify(query)}}`;
   }
+}
+
+/** The items of the answer's `data`: documents composed from their rows, projections as the engine built them. */
+function dataText(result: QueryResult): string {
+  if ('count' in result) return `{"count":${result.count}}`;
+  if ('documents' in result) return result.documents.map(documentText).join(',');
+  return result.rows.join(',');
 }

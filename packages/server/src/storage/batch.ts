@@ -21,14 +21,6 @@ export class BatchAbort extends Error {
   }
 }
 
-/** The answer to record under the Idempotency-Key: the batch's own, or a single write's document. */
-export function recordedAnswer(options: ApplyOptions, results: readonly OperationResult[]): string {
-  if (options.answer) return options.answer(results);
-  const first = results[0];
-  if (!first?.ok) throw new Error('a failed write has no answer to record');
-  return first.body;
-}
-
 /** The result of a single-document write, from the outcome of applying it as a one-operation batch. */
 export function writeResultOf(outcome: ApplyOutcome): WriteResult {
   if (outcome.ok) return outcome.results[0] as WriteResult;
@@ -58,8 +50,8 @@ export function collectionsOf(operations: readonly DocumentOperation[]): {
  * only `apply` (and the reads) and single writes and batches can never behave differently.
  */
 export abstract class SingleWritesAsBatches implements DocumentStore {
-  abstract list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }>;
-  abstract get(ref: CollectionRef, id: string): Promise<string | null>;
+  abstract list(ref: CollectionRef, options: ListOptions): Promise<{ rows: DocumentRow[]; total: number }>;
+  abstract get(ref: CollectionRef, id: string): Promise<DocumentRow | null>;
   abstract apply(
     clusterId: string,
     operations: readonly DocumentOperation[],

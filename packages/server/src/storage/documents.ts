@@ -10,10 +10,14 @@ export interface DocumentRow {
   updatedAt: string;
 }
 
-/** Result of a write: the answer's JSON text, or why nothing was written. */
-export type WriteResult =
-  | { ok: true; body: string }
-  | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' };
+/**
+ * What a successful operation left: the document as stored (inserted, read, replaced or patched), or the id of the
+ * document it deleted. Storage returns rows; the answer's text is composed above it (`services/document-answers.ts`).
+ */
+export type Stored = { ok: true; row: DocumentRow } | { ok: true; deleted: string };
+
+/** Result of a write: what it stored, or why nothing was written. */
+export type WriteResult = Stored | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' };
 
 /**
  * One operation of a batch, already validated, with ids, timestamps and JSON text made by the service.
@@ -34,10 +38,8 @@ export type DocumentOperation =
   | { kind: 'delete'; collection: string; id: string }
   | { kind: 'refused' };
 
-/** What one operation of a batch gave: the answer's JSON text, or why it failed. */
-export type OperationResult =
-  | { ok: true; body: string }
-  | { ok: false; reason: 'not_found' | 'conflict' | 'refused' };
+/** What one operation of a batch gave: what it stored, or why it failed. */
+export type OperationResult = Stored | { ok: false; reason: 'not_found' | 'conflict' | 'refused' };
 
 /** How `DocumentStore.apply` runs its operations. */
 export interface ApplyOptions {
@@ -45,8 +47,6 @@ export interface ApplyOptions {
   atomic: boolean;
   /** Records the answer under an Idempotency-Key in the same transaction (successful batches only). */
   idempotency?: IdempotencyRecordInput;
-  /** The answer to record, made from the results inside the transaction. */
-  answer?: (results: readonly OperationResult[]) => string;
 }
 
 /** Result of `DocumentStore.apply`. */
@@ -70,10 +70,10 @@ export interface ListOptions {
 
 /** Documents in collections. Every write is atomic together with its idempotency record and its counters. */
 export interface DocumentStore {
-  /** One page of documents as JSON text, and the number of documents in the collection. */
-  list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }>;
-  /** One document as JSON text, or null. */
-  get(ref: CollectionRef, id: string): Promise<string | null>;
+  /** One page of documents, and the number of documents in the collection. */
+  list(ref: CollectionRef, options: ListOptions): Promise<{ rows: DocumentRow[]; total: number }>;
+  /** One document, or null. */
+  get(ref: CollectionRef, id: string): Promise<DocumentRow | null>;
   insert(ref: CollectionRef, row: DocumentRow, idempotency?: IdempotencyRecordInput): Promise<WriteResult>;
   /** Replaces the caller's fields; keeps `_id` and `_createdAt`. */
   replace(

@@ -1,8 +1,12 @@
+import type { OperationResult } from './documents.js';
+
 /** Asks a write to record its answer under an Idempotency-Key, in the same transaction as the write. */
 export interface IdempotencyRecordInput {
   key: string;
   fingerprint: string;
   status: number;
+  /** The answer's text, composed by the caller from the write's results inside the transaction. */
+  answer: (results: readonly OperationResult[]) => string;
   /** Drop any record of this key older than this instant (ISO 8601) before recording. */
   expiredBefore: string;
 }

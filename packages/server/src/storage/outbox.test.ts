@@ -28,7 +28,10 @@ const replace = (id: string): DocumentOperation => ({
   updatedAt: AT,
 });
 const remove = (id: string): DocumentOperation => ({ kind: 'delete', collection: 'c', id });
-const ok = (body: string): OperationResult => ({ ok: true, body });
+const stored = (id: string, fields: object): OperationResult => ({
+  ok: true,
+  row: { id, data: JSON.stringify(fields), createdAt: AT, updatedAt: AT },
+});
 const failed: OperationResult = { ok: false, reason: 'not_found' };
 
 describe('the outbox', () => {
@@ -43,11 +46,11 @@ describe('the outbox', () => {
     const changes = changesOf(
       [replace('x'), replace('x'), remove('missing'), remove('x'), insert('x')],
       [
-        ok(doc('x', { n: 1 })),
-        ok(doc('x', { n: 2 })),
+        stored('x', { n: 1 }),
+        stored('x', { n: 2 }),
         failed,
-        ok('{"_id":"x","deleted":true}'),
-        ok(doc('x', { n: 3 })),
+        { ok: true, deleted: 'x' },
+        stored('x', { n: 3 }),
       ],
       before,
     );

@@ -1,5 +1,6 @@
 import type { WebhookEventType } from '@dataplatform/contract';
 import { monotonicFactory } from 'ulid';
+import { storedText } from '../document-text.js';
 import type { CaptureTaker, ClaimedDelivery, TestEvent } from './deliveries.js';
 import type { DocumentOperation, OperationResult } from './documents.js';
 import type { OutboxSubscription, SubscriptionFilter, SubscriptionTarget } from './webhooks.js';
@@ -89,25 +90,22 @@ export function changesOf(
     switch (operation.kind) {
       case 'insert': {
         const documentId = operation.row.id;
-        state.set(targetKey(operation.collection, documentId), result.body);
-        changes.push({
-          type: 'document.created',
-          collection: operation.collection,
-          documentId,
-          data: result.body,
-        });
+        const data = storedText(result);
+        state.set(targetKey(operation.collection, documentId), data);
+        changes.push({ type: 'document.created', collection: operation.collection, documentId, data });
         return;
       }
       case 'replace':
       case 'update': {
         const key = targetKey(operation.collection, operation.id);
         const previous = state.get(key) ?? undefined;
-        state.set(key, result.body);
+        const data = storedText(result);
+        state.set(key, data);
         changes.push({
           type: 'document.updated',
           collection: operation.collection,
           documentId: operation.id,
-          data: result.body,
+          data,
           ...(previous === undefined ? {} : { previous }),
         });
         return;

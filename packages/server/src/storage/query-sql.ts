@@ -1,5 +1,4 @@
 import type { SqlCondition, SqlValue } from '@dataplatform/contract';
-import { SYSTEM_COLUMNS } from './compose.js';
 
 /** Where a field of a query lives: a system column, a path inside the JSON data, or nowhere (always missing). */
 export type FieldRef =
@@ -9,6 +8,13 @@ export type FieldRef =
 
 /** Comparison operators of SQL, by the contract's name. */
 export type CompareOp = '=' | '<' | '<=' | '>' | '>=';
+
+/** Fields stored as columns rather than inside the JSON text, by their public name. */
+const SYSTEM_COLUMNS: Readonly<Record<string, string>> = {
+  _id: 'id',
+  _createdAt: 'created_at',
+  _updatedAt: 'updated_at',
+};
 
 const COMPARE: Record<string, CompareOp> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 

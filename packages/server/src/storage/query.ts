@@ -1,8 +1,8 @@
 import type { CollectionQuery } from '@dataplatform/contract';
-import type { CollectionRef } from './documents.js';
+import type { CollectionRef, DocumentRow } from './documents.js';
 
-/** What a collection query found: rows as JSON text (documents or projected objects), or the number of matches. */
-export type QueryResult = { rows: string[] } | { count: number };
+/** What a collection query found: whole documents, projected objects (JSON text), or the number of matches. */
+export type QueryResult = { documents: DocumentRow[] } | { rows: string[] } | { count: number };
 
 /**
  * Runs the SQL helper's collection queries. Every value of the query (literals, parameters, field paths, keys)

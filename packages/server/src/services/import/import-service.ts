@@ -287,17 +287,17 @@ class ImportRun {
         fingerprint: 'import',
         status: 200,
         expiredBefore: this.notBefore,
-      },
-      answer: (results: readonly OperationResult[]) => {
-        results.forEach((result, index) => {
-          if (result.ok) mark.inserted++;
-          else {
-            mark.failed++;
-            mark.errors.push({ line: lines[index]!, code: result.reason, message: DUPLICATE_ROW.message });
-          }
-        });
-        mark.errors = mark.errors.sort((a, b) => a.line - b.line).slice(0, JOB_ERROR_LIMIT);
-        return JSON.stringify(mark);
+        answer: (results: readonly OperationResult[]) => {
+          results.forEach((result, index) => {
+            if (result.ok) mark.inserted++;
+            else {
+              mark.failed++;
+              mark.errors.push({ line: lines[index]!, code: result.reason, message: DUPLICATE_ROW.message });
+            }
+          });
+          mark.errors = mark.errors.sort((a, b) => a.line - b.line).slice(0, JOB_ERROR_LIMIT);
+          return JSON.stringify(mark);
+        },
       },
     });
     if (outcome.ok) return { ok: true };

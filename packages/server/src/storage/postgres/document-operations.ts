@@ -1,5 +1,4 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { composeDocument, deletedBody } from '../compose.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 
 // Every statement is prepared once per connection (its text never changes): a batch runs them many times.
@@ -90,7 +89,7 @@ export async function applyOperations(
           const byId = new Map(stored.map((row) => [row.id, row]));
           rows.forEach((row, offset) => {
             const inserted = byId.get(row.id);
-            results[at + offset] = inserted ? { ok: true, body: composeDocument(inserted) } : CONFLICT;
+            results[at + offset] = inserted ? { ok: true, row: inserted } : CONFLICT;
           });
         });
         break;
@@ -142,14 +141,14 @@ export async function applyOperations(
             const byTarget = new Map(stored.map((row) => [targetKey(row.collectionId, row.id), row]));
             for (const change of changes) {
               const row = byTarget.get(targetKey(change.collectionId, change.id))!;
-              results[change.at] = { ok: true, body: composeDocument(row) };
+              results[change.at] = { ok: true, row };
             }
           });
         break;
       }
       case 'delete':
         send(deleteOne(q, collectionId, operation.id, shardOf(collectionId)), (removed) => {
-          results[at] = removed.count === 0 ? NOT_FOUND : { ok: true, body: deletedBody(operation.id) };
+          results[at] = removed.count === 0 ? NOT_FOUND : { ok: true, deleted: operation.id };
         });
         break;
     }
@@ -270,6 +269,6 @@ function isInsertInto(
 /** Stores the first returned row as the operation's document, or not_found when none came back. */
 function found(results: OperationResult[], at: number) {
   return ([row]: DocumentRow[]) => {
-    results[at] = row ? { ok: true, body: composeDocument(row) } : NOT_FOUND;
+    results[at] = row ? { ok: true, row } : NOT_FOUND;
   };
 }

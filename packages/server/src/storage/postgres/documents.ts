@@ -1,7 +1,6 @@
 import type { Sql } from 'postgres';
 import { Abort } from '../abort.js';
-import { BatchAbort, collectionsOf, recordedAnswer, SingleWritesAsBatches } from '../batch.js';
-import { composeDocument } from '../compose.js';
+import { BatchAbort, collectionsOf, SingleWritesAsBatches } from '../batch.js';
 import type {
   ApplyOptions,
   ApplyOutcome,
@@ -31,7 +30,7 @@ export class PostgresDocuments extends SingleWritesAsBatches {
     super();
   }
 
-  async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }> {
+  async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: DocumentRow[]; total: number }> {
     const collectionId = await this.collections.find(ref);
     if (collectionId === undefined) return { rows: [], total: 0 };
     // The SQL helper's builder writes the ORDER BY, so the list route and SQL sort alike by construction.
@@ -53,14 +52,14 @@ export class PostgresDocuments extends SingleWritesAsBatches {
       { prepare: true },
     );
     const total = Number(rows[0]?.total ?? 0);
-    return { rows: rows[0]?.id === null ? [] : rows.map(composeDocument), total };
+    return { rows: rows[0]?.id === null ? [] : rows, total };
   }
 
-  async get(ref: CollectionRef, id: string): Promise<string | null> {
+  async get(ref: CollectionRef, id: string): Promise<DocumentRow | null> {
     const collectionId = await this.collections.find(ref);
     if (collectionId === undefined) return null;
     const [row] = await selectOne(this.sql, collectionId, id);
-    return row ? composeDocument(row) : null;
+    return row ?? null;
   }
 
   async apply(
@@ -111,7 +110,7 @@ export class PostgresDocuments extends SingleWritesAsBatches {
         if (failed >= 0) throw new BatchAbort(failed, results[failed]!);
         await capture?.record(results);
         if (idempotency) {
-          const answer = recordedAnswer(options, results);
+          const answer = idempotency.answer(results);
           if (!(await this.idempotency.record(tx, clusterId, idempotency, answer)))
             throw new Abort('idempotency_race');
         }

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { composeDocument } from '../compose.js';
+import { documentText } from '../../document-text.js';
 import type { CaptureTaker } from '../deliveries.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 import {
@@ -102,8 +102,7 @@ export class PostgresOutbox {
         const [active, rows] = await Promise.all([subscriptions, before]);
         if (active.length === 0) return;
         const state = new Map<string, string | null>();
-        for (const row of rows)
-          state.set(targetKey(names.get(row.collectionId)!, row.id), composeDocument(row));
+        for (const row of rows) state.set(targetKey(names.get(row.collectionId)!, row.id), documentText(row));
         const changes = changesOf(operations, results, state);
         captured = await this.write(tx, clusterId, active, changes);
       },

@@ -1,6 +1,5 @@
 import type { CollectionQuery } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
-import { composeDocument } from '../compose.js';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import type { QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, QuerySql } from '../query-sql.js';
@@ -164,6 +163,6 @@ export class PostgresQueries implements QueryStore {
       },
     );
     if (counting) return { count: Number(rows[0]?.n ?? 0) };
-    return { rows: query.select.kind === 'all' ? rows.map(composeDocument) : rows.map((r) => r.row) };
+    return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
   }
 }

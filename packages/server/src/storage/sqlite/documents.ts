@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { Abort } from '../abort.js';
-import { BatchAbort, collectionsOf, recordedAnswer, SingleWritesAsBatches } from '../batch.js';
-import { composeDocument, deletedBody } from '../compose.js';
+import { BatchAbort, collectionsOf, SingleWritesAsBatches } from '../batch.js';
 import type {
   ApplyOptions,
   ApplyOutcome,
@@ -69,7 +68,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
     });
   }
 
-  async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: string[]; total: number }> {
+  async list(ref: CollectionRef, options: ListOptions): Promise<{ rows: DocumentRow[]; total: number }> {
     const collectionId = this.collections.find(ref);
     if (collectionId === undefined) return { rows: [], total: 0 };
     // The SQL helper's builder writes the ORDER BY, so the list route and SQL sort alike by construction.
@@ -85,16 +84,15 @@ export class SqliteDocuments extends SingleWritesAsBatches {
     const read = this.db.transaction(() => {
       const rows = statement.all(builder.params) as DocumentRow[];
       const total = this.stmt.count.get(collectionId)?.doc_count ?? 0;
-      return { rows: rows.map(composeDocument), total };
+      return { rows, total };
     });
     return read();
   }
 
-  async get(ref: CollectionRef, id: string): Promise<string | null> {
+  async get(ref: CollectionRef, id: string): Promise<DocumentRow | null> {
     const collectionId = this.collections.find(ref);
     if (collectionId === undefined) return null;
-    const row = this.stmt.get.get(collectionId, id);
-    return row ? composeDocument(row) : null;
+    return this.stmt.get.get(collectionId, id) ?? null;
   }
 
   async apply(
@@ -161,7 +159,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         this.insertMany(operations.slice(index, index + run) as InsertOperation[], ids, deltas)
       ) {
         for (let end = index + run; index < end; index++) {
-          results.push({ ok: true, body: composeDocument((operations[index] as InsertOperation).row) });
+          results.push({ ok: true, row: (operations[index] as InsertOperation).row });
         }
         continue;
       }
@@ -176,7 +174,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
     // One counter write per collection, however many documents the batch added or removed.
     for (const [collectionId, delta] of deltas) if (delta !== 0) this.stmt.bump.run(delta, collectionId);
     const { idempotency } = options;
-    if (idempotency && !this.idempotency.record(clusterId, idempotency, recordedAnswer(options, results)))
+    if (idempotency && !this.idempotency.record(clusterId, idempotency, idempotency.answer(results)))
       throw new Abort('idempotency_race');
     return { ok: true, results };
   }
@@ -233,17 +231,17 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         const inserted = this.stmt.insert.run(collectionId, row.id, row.data, row.createdAt, row.updatedAt);
         if (inserted.changes === 0) return CONFLICT;
         deltas.set(collectionId, (deltas.get(collectionId) ?? 0) + 1);
-        return { ok: true, body: composeDocument(row) };
+        return { ok: true, row };
       }
       case 'get': {
         const row = this.stmt.get.get(collectionId, operation.id);
-        return row ? { ok: true, body: composeDocument(row) } : NOT_FOUND;
+        return row ? { ok: true, row } : NOT_FOUND;
       }
       case 'replace': {
         const { id, data, updatedAt } = operation;
         const stored = this.stmt.replace.get(data, updatedAt, collectionId, id);
         if (!stored) return NOT_FOUND;
-        return { ok: true, body: composeDocument({ id, data, createdAt: stored.created_at, updatedAt }) };
+        return { ok: true, row: { id, data, createdAt: stored.created_at, updatedAt } };
       }
       case 'update': {
         const { id, updatedAt } = operation;
@@ -251,12 +249,12 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         if (!current) return NOT_FOUND;
         const data = JSON.stringify(operation.change(JSON.parse(current.data)));
         this.stmt.replace.get(data, updatedAt, collectionId, id);
-        return { ok: true, body: composeDocument({ id, data, createdAt: current.createdAt, updatedAt }) };
+        return { ok: true, row: { id, data, createdAt: current.createdAt, updatedAt } };
       }
       case 'delete': {
         if (this.stmt.remove.run(collectionId, operation.id).changes === 0) return NOT_FOUND;
         deltas.set(collectionId, (deltas.get(collectionId) ?? 0) - 1);
-        return { ok: true, body: deletedBody(operation.id) };
+        return { ok: true, deleted: operation.id };
       }
     }
   }

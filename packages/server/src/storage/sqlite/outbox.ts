@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { composeDocument } from '../compose.js';
+import { documentText } from '../../document-text.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 import {
   type Captured,
@@ -75,7 +75,7 @@ export class SqliteOutbox {
     for (const target of changeTargets(operations)) {
       const collectionId = collectionIds.get(target.collection);
       const row = collectionId === undefined ? undefined : this.stmt.get.get(collectionId, target.id);
-      before.set(targetKey(target.collection, target.id), row ? composeDocument(row) : null);
+      before.set(targetKey(target.collection, target.id), row ? documentText(row) : null);
     }
     this.captured = undefined;
     return {

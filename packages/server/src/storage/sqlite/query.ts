@@ -1,7 +1,6 @@
 import type { CollectionQuery } from '@dataplatform/contract';
 import { likeTokens } from '@dataplatform/contract/sql';
 import type Database from 'better-sqlite3';
-import { composeDocument } from '../compose.js';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import type { QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, QuerySql } from '../query-sql.js';
@@ -129,7 +128,7 @@ export class SqliteQueries implements QueryStore {
     const statement = this.prepare(sql);
     if (counting) return { count: (statement.get(builder.params) as { n: number }).n };
     const rows = statement.all(builder.params) as (DocumentRow & { row: string })[];
-    return { rows: query.select.kind === 'all' ? rows.map(composeDocument) : rows.map((r) => r.row) };
+    return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
   }
 
   private prepare(sql: string): Database.Statement {
