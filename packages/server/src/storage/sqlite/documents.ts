@@ -12,7 +12,7 @@ import type {
 } from '../documents.js';
 import type { Captured } from '../outbox.js';
 import { SqliteCollections } from './collections.js';
-import { GroupCommit } from './group-commit.js';
+import type { GroupCommit } from './group-commit.js';
 import type { SqliteIdempotency } from './idempotency.js';
 import type { SqliteOutbox } from './outbox.js';
 import { SqliteQuerySql } from './query.js';
@@ -36,11 +36,11 @@ export class SqliteDocuments extends SingleWritesAsBatches {
   /** Multi-row INSERT statements by their number of rows. */
   private readonly insertStatements = new Map<number, Database.Statement>();
   private readonly stmt;
-  private readonly group: GroupCommit;
   private readonly insertAllOrNone;
 
   constructor(
     private readonly db: Database.Database,
+    private readonly group: GroupCommit,
     private readonly idempotency: SqliteIdempotency,
     private readonly outbox: SqliteOutbox,
   ) {
@@ -61,7 +61,6 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       remove: db.prepare('DELETE FROM documents WHERE collection_id = ? AND id = ?'),
       bump: db.prepare('UPDATE collections SET doc_count = doc_count + ? WHERE id = ?'),
     };
-    this.group = new GroupCommit(db);
     // Called inside the batch's transaction, better-sqlite3 runs this one in a savepoint.
     this.insertAllOrNone = db.transaction((collectionId: number, rows: readonly DocumentRow[]) => {
       const args: unknown[] = [];

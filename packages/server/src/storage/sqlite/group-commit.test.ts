@@ -39,7 +39,7 @@ describe('group commit on SQLite', () => {
     );
     expect(committed()).toEqual([]);
     await Promise.all(writes);
-    expect(group.stats).toEqual({ groups: 1, writes: 3 });
+    expect(group.stats).toEqual({ groups: 1, writes: 3, syncs: 0 });
     // Every promise settled after the one commit: each already sees all three rows.
     expect(seenAtSettle).toEqual([
       ['a', 'b', 'c'],
@@ -66,7 +66,7 @@ describe('group commit on SQLite', () => {
     await group.run(insert('alone'));
     expect(committed()).toEqual(['alone']);
     await group.run(insert('next'));
-    expect(group.stats).toEqual({ groups: 2, writes: 2 });
+    expect(group.stats).toEqual({ groups: 2, writes: 2, syncs: 0 });
   });
 
   it('fails every write of a group whose commit fails, and keeps none of them', async () => {
@@ -80,5 +80,24 @@ describe('group commit on SQLite', () => {
     expect(db.inTransaction).toBe(false);
     await group.run(insert('after'));
     expect(committed()).toEqual(['after']);
+  });
+
+  it('with a WAL file to sync, acknowledges a group only after its sync, and covers later groups with the next', async () => {
+    const synced = new GroupCommit(db, { walFile: join(dir, 'db.sqlite-wal') });
+    const order: string[] = [];
+    const first = synced.run(insert('a')).then(() => order.push('a'));
+    // Committed (visible to another connection) but not yet acknowledged: the sync runs off the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committed()).toEqual(['a']);
+    expect(order).toEqual([]);
+    const more = ['b', 'c'].map((id) => synced.run(insert(id)).then(() => order.push(id)));
+    await Promise.all([first, ...more]);
+    expect(order).toEqual(['a', 'b', 'c']);
+    expect(synced.stats).toMatchObject({ groups: 2, writes: 3 });
+    expect(synced.stats.syncs).toBeGreaterThanOrEqual(1);
+    expect(synced.stats.syncs).toBeLessThanOrEqual(2);
+    // The commits ran without a sync of their own and the connection is back to FULL for every other write.
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    await synced.close();
   });
 });
