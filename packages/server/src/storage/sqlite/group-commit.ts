@@ -52,7 +52,8 @@ export class GroupCommit {
   private scheduled = false;
   /** Writes committed and waiting for the next sync of the WAL file. */
   private unsynced: Pending[] = [];
-  private syncing = false;
+  /** Writes whose sync runs now; null when none runs. */
+  private syncing: Pending[] | null = null;
   private readonly walFd: number | undefined;
   private readonly idle = new Set<() => void>();
   private readonly commitGroup: Database.Transaction<(writes: Pending[]) => void>;
@@ -85,6 +86,23 @@ export class GroupCommit {
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => this.flush());
+    });
+  }
+
+  /**
+   * Resolves once everything committed so far is durable: at once unless a group awaits its sync. For reads that
+   * acknowledge a write again (an idempotent replay), which must not hand out what a power loss could take back.
+   */
+  durable(): Promise<void> {
+    const waiting = this.unsynced.length > 0 ? this.unsynced : this.syncing;
+    if (!waiting) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      waiting.push({
+        work: () => undefined,
+        resolve,
+        reject,
+        result: { ok: true, value: undefined },
+      } as Pending);
     });
   }
 
@@ -145,11 +163,11 @@ export class GroupCommit {
   /** Syncs the WAL file for every write committed so far, unless a sync runs; the next starts when it ends. */
   private sync(): void {
     if (this.syncing || this.unsynced.length === 0) return;
-    this.syncing = true;
     const writes = this.unsynced;
+    this.syncing = writes;
     this.unsynced = [];
     fdatasync(this.walFd!, (error) => {
-      this.syncing = false;
+      this.syncing = null;
       this.stats.syncs++;
       if (error) for (const write of writes) write.reject(error);
       else settle(writes);
