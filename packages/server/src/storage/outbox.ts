@@ -1,6 +1,6 @@
 import { subscriptionWants, type WebhookEventType } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import { storedText } from '../document-text.js';
+import { ulid } from '../ids.js';
 import type { CaptureTaker, ClaimedDelivery, TestEvent } from './deliveries.js';
 import type { DocumentOperation, OperationResult } from './documents.js';
 import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
@@ -8,8 +8,6 @@ import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
 // The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
 // acknowledged write never loses its event and a rolled-back one never sends any. Engine-neutral here; each
 // engine hooks `changeTargets` before its operations and `outboxRows` after them.
-
-const ulid = monotonicFactory();
 
 /** One document change a write made, with the document's JSON text after it (or before it, for a delete). */
 export interface DocumentChange {
