@@ -163,7 +163,10 @@ export class GroupCommit {
 
   /** Commits the group; with a WAL file to sync, without a sync inside COMMIT (see the class comment). */
   private commit(writes: Pending[]): void {
-    if (this.walFd === undefined) return this.commitGroup.immediate(writes);
+    if (this.walFd === undefined) {
+      this.commitGroup.immediate(writes);
+      return;
+    }
     this.stmt.noSync.run();
     try {
       this.commitGroup.immediate(writes);
