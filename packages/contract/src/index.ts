@@ -34,3 +34,6 @@ export * from './semantics/keys.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';
 export * from './semantics/webhooks.js';
+// LIKE patterns without the SQL parser: the server's query engines match them on every request, while the parser
+// (the `./sql` entry) is loaded only by the SQL route.
+export { type LikeToken, likeMatches, likeTokens } from './sql/like.js';
