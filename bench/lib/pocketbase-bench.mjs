@@ -20,8 +20,7 @@ import { combine, median } from './report.mjs';
 import { prepare, requestOf } from './scale-target.mjs';
 
 export const SCENARIOS = ['get', 'list', 'insert'];
-export const TARGETS = ['reference', 'pocketbase'];
-const SERVER_BIN = fileURLToPath(new URL('../../packages/server/dist/bin.js', import.meta.url));
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
 async function freePort() {
   const server = createServer().listen(0, '127.0.0.1');
@@ -37,7 +36,8 @@ async function freePort() {
  * starts over an empty data directory (which also makes the development account) and `times` restarts over that
  * directory; resolves with the medians and their ranges in ms.
  */
-export async function referenceStartTimes({ work, times = 5 }) {
+export async function referenceStartTimes({ work, times = 5, checkout = CHECKOUT }) {
+  const bin = join(checkout, 'packages', 'server', 'dist', 'bin.js');
   const first = [];
   const again = [];
   for (let i = 0; i < times; i++) {
@@ -47,7 +47,7 @@ export async function referenceStartTimes({ work, times = 5 }) {
       const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATAPLATFORM_DATA_DIR: dir };
       Object.assign(env, { DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' });
       const started = performance.now();
-      const child = spawn(process.execPath, [SERVER_BIN], { env, stdio: 'ignore' });
+      const child = spawn(process.execPath, [bin], { env, stdio: 'ignore' });
       const exited = once(child, 'exit');
       list.push(await firstAnswer(child, `http://127.0.0.1:${port}/healthz`, started));
       child.kill('SIGTERM');
@@ -106,10 +106,10 @@ export async function runPocketBase({
     try {
       const pids = () => TARGETS.map((name) => targets[name].server.pid);
       const request = (name, kind) =>
-        name === 'reference' ? requestOf(targets[name], kind) : pocketbaseRequestOf(targets[name], kind);
+        name === 'pocketbase' ? pocketbaseRequestOf(targets[name], kind) : requestOf(targets[name], kind);
       const memory = {};
       for (const name of TARGETS) memory[name] = { idle: await idleMemory(targets[name].server.pid) };
-      const peaks = { reference: [], pocketbase: [] };
+      const peaks = Object.fromEntries(TARGETS.map((name) => [name, []]));
       const run = async (name, kind, seconds, sampled) => {
         const watch = watchCpu(pids());
         const sampler = sampled ? sampleMemory(targets[name].server.pid) : null;
@@ -152,7 +152,7 @@ export async function runPocketBase({
       // Ours ÷ PocketBase per round (the two ran back to back), then the median and range over the rounds.
       figures.ratios = {};
       for (const kind of SCENARIOS) {
-        const [ours, theirs] = TARGETS.map((name) => samples.get(`${name} ${kind}`));
+        const [ours, theirs] = ['reference', 'pocketbase'].map((name) => samples.get(`${name} ${kind}`));
         const perRound = ours.map((r, i) => r.rps / theirs[i].rps);
         figures.ratios[kind] = {
           median: median(perRound),
@@ -162,7 +162,7 @@ export async function runPocketBase({
       }
       results.sizes[size] = figures;
     } finally {
-      for (const name of TARGETS) await targets[name].server.stop();
+      for (const target of Object.values(targets)) await target.server.stop();
     }
   }
   results.others = others.filter((share) => typeof share === 'number');

@@ -36,10 +36,12 @@ function memoryTable(results) {
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [name, label] of [
+    ['before', `reference server before (\`${results.beforeRevision}\`)`],
     ['reference', 'reference server'],
     ['pocketbase', 'PocketBase'],
   ]) {
     for (const [size, figures] of Object.entries(results.sizes)) {
+      if (!figures[name]) continue;
       const { idle, load, after } = figures[name].memory;
       lines.push(
         `| ${label} | ${number(size)} | ${mib(idle.anon)} | ${mib(idle.file)} | ${mib(load.anon)} | ${mib(load.file)} | ${mib(after.anon)} | ${mib(after.file)} |`,
@@ -122,18 +124,41 @@ function losses(results) {
   return lines.length ? lines.map((line) => `- ${line}`).join('\n') : '- nowhere in this run';
 }
 
-function startTable(start, pbStart) {
+function startTable(start, pbStart, beforeStart, beforeRevision) {
   const cell = (s) => `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})`;
   return [
     '| server | first start, empty data directory (ms) | restart over that directory (ms) |',
     '|---|---:|---:|',
+    ...(beforeStart
+      ? [
+          `| reference server before (\`${beforeRevision}\`, same way) | ${cell(beforeStart.first)} | ${cell(beforeStart.restart)} |`,
+        ]
+      : []),
     `| reference server (\`node dist/bin.js\`, spawn to the first 200 on /healthz) | ${cell(start.first)} | ${cell(start.restart)} |`,
     `| PocketBase (\`pocketbase serve\`, spawn to the first 200 on /api/health) | ${cell(pbStart.first)} | ${cell(pbStart.restart)} |`,
   ].join('\n');
 }
 
+/** The earlier commit's reference server beside this one, when measured. */
+function beforeTable(results) {
+  const lines = [
+    `| scenario | documents | before (\`${results.beforeRevision}\`) req/s | p99 | this checkout req/s | p99 | this ÷ before |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const kind of SCENARIOS) {
+    for (const [size, figures] of Object.entries(results.sizes)) {
+      const [a, b] = [figures.before[kind], figures.reference[kind]];
+      lines.push(
+        `| ${LABELS[kind]} | ${number(size)} | ${number(a.rps)} | ${ms(a.p99)} | ${number(b.rps)} | ${ms(b.p99)} | ${ratio(b.rps / a.rps)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 /** The section, headed `## PocketBase`. */
-export function renderPocketBase(results, { start, pbStart, settings, command, date }) {
+export function renderPocketBase(results, { start, pbStart, beforeStart, settings, command, date }) {
+  const hasBefore = Object.values(results.sizes).some((figures) => figures.before);
   const shares = results.others;
   const worst = shares.length ? Math.max(...shares) : undefined;
   const middle = shares.length ? [...shares].sort((a, b) => a - b)[Math.floor(shares.length / 2)] : undefined;
@@ -159,7 +184,16 @@ after each insert run, so the reads always see the seeded size. Other processes 
 
 ${throughputTable(results)}
 
-### Memory
+${
+  hasBefore
+    ? `The reference server of \`${results.beforeRevision}\` (before the memory and start-up changes), built from its own
+checkout, ran in the same rounds:
+
+${beforeTable(results)}
+
+`
+    : ''
+}### Memory
 
 Resident memory in MiB from \`/proc/<pid>/status\`: anonymous (\`RssAnon\`: heaps, stacks, what the process
 allocated) apart from file-backed (\`RssFile\`: the executable, libraries and mapped database pages, which the kernel
@@ -170,7 +204,7 @@ ${memoryTable(results)}
 
 ### Start
 
-${startTable(start, pbStart)}
+${startTable(start, pbStart, beforeStart, results.beforeRevision)}
 
 ### Goals (issue 27)
 
