@@ -31,8 +31,11 @@ export const DRIVERS = {
   published: { label: 'as published', nodeOptions: ['--import', PUBLISHED_QUEUE] },
 };
 
-/** A reference server on PostgreSQL over a new database, its `orders` seeded with `documents` documents. */
-async function startTarget({ pg, driver, pool, documents, work, name }) {
+/**
+ * A reference server on PostgreSQL over a new database, its `orders` seeded with `documents` documents; `driver`
+ * names one of DRIVERS (the installed one by default).
+ */
+export async function startPostgresTarget({ pg, driver = 'patched', pool, documents, work, name }) {
   const databaseUrl = await pg.createDatabase(name);
   const server = await startChild(REFERENCE, ['-', mkdtempSync(join(work, `${name}-`))], {
     env: { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(pool) },
@@ -108,7 +111,7 @@ export async function runPoolBenchmark({ pg, work, log, ...settings }) {
     if (round % 2 === 0) drivers.reverse();
     for (const driver of drivers) {
       const name = `pool_${round}_${driver}`;
-      const target = await startTarget({ pg, driver, pool, documents, work, name });
+      const target = await startPostgresTarget({ pg, driver, pool, documents, work, name });
       try {
         const others = await waitForQuiet(target.pids(), { patience: 10_000 });
         log(`round ${round}, ${DRIVERS[driver].label} (others used ${percent(others)})`);

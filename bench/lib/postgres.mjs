@@ -107,6 +107,12 @@ export async function startPostgres(bin) {
     settings,
     /** The server's processes now (the postmaster and its backends). */
     pids: () => processTree(child.pid),
+    /** Sets server settings (`ALTER SYSTEM`) and reloads them; each new session uses them. */
+    async configure(values) {
+      for (const [name, value] of Object.entries(values))
+        await admin.unsafe(`ALTER SYSTEM SET ${name} = '${value}'`);
+      await admin`SELECT pg_reload_conf()`;
+    },
     /** Creates an empty database and returns its address. */
     async createDatabase(name) {
       await admin.unsafe(`CREATE DATABASE ${name}`);

@@ -137,6 +137,43 @@ describe.each(availableEngines())('batch storage on %s', (engine) => {
     expect(await storage.idempotency.find('c1', 'k2', NEVER)).toMatchObject({ body: '{"n":1}', status: 200 });
   });
 
+  it('lets a failing write among concurrent single writes fail alone: its neighbours commit', async () => {
+    const ref = { clusterId: 'c1', collection: 'together' };
+    await storage.documents.insert(ref, { id: 'taken', data: '{}', createdAt: AT, updatedAt: AT });
+    const record = (key: string) => ({
+      key,
+      fingerprint: 'f',
+      status: 201,
+      expiredBefore: NEVER,
+      answer: () => '{}',
+    });
+    const row = (id: string) => ({ id, data: '{}', createdAt: AT, updatedAt: AT });
+    // Sent in one tick, so an engine that groups commits puts them in one group.
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => storage.documents.insert(ref, row(`ok${i}`))),
+      storage.documents.insert(ref, row('taken')),
+      storage.documents.insert(ref, row('race1'), record('same')),
+      storage.documents.insert(ref, row('race2'), record('same')),
+      storage.documents.delete(ref, 'missing'),
+      storage.documents.apply('c1', [insert('together', 'in-batch'), insert('together', 'taken')], {
+        atomic: true,
+      }),
+    ]);
+    expect(results.slice(0, 10).every((r) => r.ok)).toBe(true);
+    expect(results[10]).toEqual({ ok: false, reason: 'conflict' });
+    expect(
+      results
+        .slice(11, 13)
+        .map((r) => (r.ok ? 'ok' : r.reason))
+        .sort(),
+    ).toEqual(['idempotency_race', 'ok']);
+    expect(results[13]).toEqual({ ok: false, reason: 'not_found' });
+    expect(results[14]).toMatchObject({ ok: false, reason: 'aborted', index: 1 });
+    // The taken document, ten inserts and the winner of the race; nothing of the aborted batch.
+    expect(await total('together')).toBe(12);
+    expect(await storage.documents.get(ref, 'in-batch')).toBeNull();
+  });
+
   it('keeps totals exact under concurrent batches that insert, delete and abort', async () => {
     const batches = Array.from({ length: 12 }, (_, k) => {
       const ids = Array.from({ length: 50 }, (_, i) => `b${k}-${i}`);

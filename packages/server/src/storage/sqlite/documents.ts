@@ -10,7 +10,9 @@ import type {
   ListOptions,
   OperationResult,
 } from '../documents.js';
+import type { Captured } from '../outbox.js';
 import { SqliteCollections } from './collections.js';
+import type { GroupCommit } from './group-commit.js';
 import type { SqliteIdempotency } from './idempotency.js';
 import type { SqliteOutbox } from './outbox.js';
 import { SqliteQuerySql } from './query.js';
@@ -34,11 +36,11 @@ export class SqliteDocuments extends SingleWritesAsBatches {
   /** Multi-row INSERT statements by their number of rows. */
   private readonly insertStatements = new Map<number, Database.Statement>();
   private readonly stmt;
-  private readonly transaction;
   private readonly insertAllOrNone;
 
   constructor(
     private readonly db: Database.Database,
+    private readonly group: GroupCommit,
     private readonly idempotency: SqliteIdempotency,
     private readonly outbox: SqliteOutbox,
   ) {
@@ -59,7 +61,6 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       remove: db.prepare('DELETE FROM documents WHERE collection_id = ? AND id = ?'),
       bump: db.prepare('UPDATE collections SET doc_count = doc_count + ? WHERE id = ?'),
     };
-    this.transaction = db.transaction(this.applyAll.bind(this));
     // Called inside the batch's transaction, better-sqlite3 runs this one in a savepoint.
     this.insertAllOrNone = db.transaction((collectionId: number, rows: readonly DocumentRow[]) => {
       const args: unknown[] = [];
@@ -95,27 +96,24 @@ export class SqliteDocuments extends SingleWritesAsBatches {
     return this.stmt.get.get(collectionId, id) ?? null;
   }
 
+  /**
+   * Runs the operations in their own savepoint of the next group commit (`group-commit.ts`): writes that arrive
+   * together share one transaction and one sync to disk, and this one settles once that transaction is durable.
+   * A thrown BatchAbort or Abort rolls back this write alone.
+   */
   async apply(
     clusterId: string,
     operations: readonly DocumentOperation[],
     options: ApplyOptions,
   ): Promise<ApplyOutcome> {
-    return this.run(clusterId, operations, options);
-  }
-
-  /** Runs operations in one IMMEDIATE transaction; a thrown BatchAbort or Abort rolls all of it back. */
-  private run(
-    clusterId: string,
-    operations: readonly DocumentOperation[],
-    options: ApplyOptions,
-  ): ApplyOutcome {
     const ids = this.collectionIds(clusterId, operations);
     try {
-      const outcome = this.transaction.immediate(clusterId, operations, options, ids);
-      this.outbox.committed();
+      const { outcome, captured } = await this.group.run(() =>
+        this.applyAll(clusterId, operations, options, ids),
+      );
+      this.outbox.committed(captured);
       return outcome;
     } catch (error) {
-      this.outbox.rolledBack();
       if (error instanceof BatchAbort)
         return { ok: false, reason: 'aborted', index: error.index, result: error.result };
       if (error instanceof Abort) return { ok: false, reason: 'idempotency_race' };
@@ -139,15 +137,15 @@ export class SqliteDocuments extends SingleWritesAsBatches {
   }
 
   /**
-   * The body of the transaction: every operation in order, their events (outbox), then the counters, then the
-   * idempotent answer.
+   * The body of a write, inside its savepoint: every operation in order, their events (outbox), then the counters,
+   * then the idempotent answer.
    */
   private applyAll(
     clusterId: string,
     operations: readonly DocumentOperation[],
     options: ApplyOptions,
     ids: Map<string, number | undefined>,
-  ): ApplyOutcome {
+  ): { outcome: ApplyOutcome; captured: Captured | undefined } {
     // The outbox hook: null unless a subscription of the cluster could want these operations' events.
     const capture = this.outbox.open(clusterId, operations, ids);
     const deltas = new Map<number, number>();
@@ -170,13 +168,13 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         results.push(result);
       }
     }
-    capture?.record(results);
+    const captured = capture?.record(results);
     // One counter write per collection, however many documents the batch added or removed.
     for (const [collectionId, delta] of deltas) if (delta !== 0) this.stmt.bump.run(delta, collectionId);
     const { idempotency } = options;
     if (idempotency && !this.idempotency.record(clusterId, idempotency, idempotency.answer(results)))
       throw new Abort('idempotency_race');
-    return { ok: true, results };
+    return { outcome: { ok: true, results }, captured };
   }
 
   /**

@@ -7,6 +7,7 @@ import { sqliteAuthChanges } from './auth-changes.js';
 import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDeviceAuthorizations } from './device-authorizations.js';
 import { SqliteDocuments } from './documents.js';
+import { GroupCommit } from './group-commit.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
@@ -47,7 +48,8 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  const synchronous = options.synchronous ?? 'FULL';
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Reads of a large database go through memory-mapped pages rather than a pread(2) per page, so a GET costs
@@ -57,10 +59,16 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   const idempotency = new SqliteIdempotency(db);
   const subscriptions = new SqliteSubscriptionCache(db);
   const outbox = new SqliteOutbox(db, subscriptions);
+  // Document writes commit in groups; with FULL, each group is made durable by a sync of the WAL file off the
+  // event loop (group-commit.ts). The migrations above have created the WAL file.
+  const group = new GroupCommit(
+    db,
+    synchronous === 'FULL' && file !== ':memory:' ? { walFile: `${file}-wal` } : {},
+  );
   return {
     engine: 'sqlite',
     authChanges: sqliteAuthChanges,
-    documents: new SqliteDocuments(db, idempotency, outbox),
+    documents: new SqliteDocuments(db, group, idempotency, outbox),
     idempotency,
     keys: new SqliteKeys(db),
     usage: new SqliteUsage(db),
@@ -80,6 +88,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
       db.prepare('SELECT 1').get();
     },
     async close() {
+      await group.close();
       db.close();
     },
   };

@@ -16,8 +16,11 @@ import type { SqliteSubscriptionCache } from './webhooks.js';
 
 /** The outbox work of one write transaction: what it read before its operations, written after them. */
 export interface SqliteCapture {
-  /** Writes the events and deliveries of the operations that succeeded; call inside the transaction. */
-  record(results: readonly OperationResult[]): void;
+  /**
+   * Writes the events and deliveries of the operations that succeeded; call inside the transaction. Returns what
+   * to hand to `committed` once the transaction has committed.
+   */
+  record(results: readonly OperationResult[]): Captured;
 }
 
 /** Subscriptions that could want an event of these operations (by collection). */
@@ -35,8 +38,6 @@ function relevant(
 /** Events and deliveries written in the document write's own transaction, on SQLite. */
 export class SqliteOutbox {
   readonly signal = new CaptureSignal();
-  /** What the transaction running now captured, handed over when it commits. */
-  private captured: Captured | undefined;
   private readonly stmt;
 
   constructor(
@@ -77,14 +78,13 @@ export class SqliteOutbox {
       const row = collectionId === undefined ? undefined : this.stmt.get.get(collectionId, target.id);
       before.set(targetKey(target.collection, target.id), row ? documentText(row) : null);
     }
-    this.captured = undefined;
     return {
       record: (results) => {
         const changes = changesOf(operations, results, before);
         const leasedUntil = this.signal.leaseUntil();
         const rows = outboxRows(clusterId, subscriptions, changes, new Date().toISOString(), leasedUntil);
         this.insert(rows);
-        this.captured = capturedOf(rows, subscriptions, leasedUntil !== undefined);
+        return capturedOf(rows, subscriptions, leasedUntil !== undefined);
       },
     };
   }
@@ -95,16 +95,11 @@ export class SqliteOutbox {
     for (const delivery of rows.deliveries) this.stmt.delivery.run(delivery);
   }
 
-  /** Called after a write transaction committed: hands its deliveries to this process's worker. */
-  committed(): void {
-    const captured = this.captured;
-    if (!captured) return;
-    this.captured = undefined;
-    this.signal.committed(captured);
-  }
-
-  /** Called after a write transaction rolled back: what it captured is gone with it. */
-  rolledBack(): void {
-    this.captured = undefined;
+  /**
+   * Called after a write transaction committed: hands its deliveries to this process's worker. What a write that
+   * rolled back captured is simply dropped: its rows are gone with it.
+   */
+  committed(captured: Captured | undefined): void {
+    if (captured) this.signal.committed(captured);
   }
 }
