@@ -81,20 +81,13 @@ async function idleMemory(pid, seconds = 2) {
 }
 
 /**
- * Runs the part at each size in `sizes`; resolves with `{ sizes: { [size]: { reference, pocketbase, ratios } },
- * others }`, each target holding per scenario its combined figures and its memory (idle, under load, after).
+ * Runs the part at each size in `sizes`; resolves with `{ sizes: { [size]: { reference, pocketbase, before?,
+ * ratios } }, others }`, each target holding per scenario its combined figures and its memory (idle, under load,
+ * after). With `before` (another checkout, built), that checkout's reference server is measured too.
  */
-export async function runPocketBase({
-  binary,
-  sizes,
-  connections,
-  duration,
-  warmup,
-  rounds,
-  work,
-  log,
-  format,
-}) {
+export async function runPocketBase(options) {
+  const { binary, sizes, connections, duration, warmup, rounds, work, log, format, before } = options;
+  const TARGETS = ['reference', 'pocketbase', ...(before ? ['before'] : [])];
   const results = { sizes: {} };
   const others = [];
   for (const size of sizes) {
@@ -103,6 +96,10 @@ export async function runPocketBase({
       reference: await prepare('sqlite', size, { work, log }),
       pocketbase: await preparePocketBase(binary, size, { work, log }),
     };
+    if (before) {
+      const script = join(before, 'bench', 'servers', 'reference.mjs');
+      targets.before = await prepare('sqlite', size, { work, log, script });
+    }
     try {
       const pids = () => TARGETS.map((name) => targets[name].server.pid);
       const request = (name, kind) =>
