@@ -2,7 +2,8 @@
  * Writes vectors.json, the test vectors every dataplatform webhook verifier reads (format: README.md here).
  * Deterministic: fixed secrets, ids, bodies and times, so running it again changes nothing unless this file
  * changed. It signs with node:crypto directly rather than with @dataplatform/webhooks, so that the vectors
- * check that package instead of repeating it.
+ * check that package instead of repeating it; its headers are the ones that package's `sign` makes (its tests
+ * compare them), several hex signatures joined by a comma alone.
  *
  *   node spec/webhooks/generate.mjs           rewrite vectors.json
  *   node spec/webhooks/generate.mjs --check   exit 1 when vectors.json differs from what this file makes
@@ -48,13 +49,16 @@ function standardSignature(secret, id, timestamp, body) {
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-/** Every header of a delivery, as the server sends it, signed with each secret (newest first). */
+/**
+ * Every header of a delivery, as the server sends it, signed with each secret (newest first): several hex
+ * signatures are joined by a comma without a space (docs/webhooks.md), several Standard Webhooks entries by a space.
+ */
 function deliveryHeaders(body, secrets, { timestamp = SENT_AT, id = EVENT_ID } = {}) {
   return {
     'X-Webhook-Id': id,
     'X-Webhook-Event': 'document.created',
     'X-Webhook-Timestamp': String(timestamp),
-    'X-Webhook-Signature': secrets.map((secret) => hexSignature(secret, body)).join(', '),
+    'X-Webhook-Signature': secrets.map((secret) => hexSignature(secret, body)).join(','),
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': secrets.map((secret) => standardSignature(secret, id, timestamp, body)).join(' '),
@@ -140,10 +144,15 @@ const cases = [
   ],
   [
     'rotation-list-without-spaces',
-    'X-Webhook-Signature is an HTTP list: the space after each comma is optional.',
+    'X-Webhook-Signature is an HTTP list: the server joins its signatures with a comma alone, no space after it.',
+    { secrets: [OLD_SECRET], headers: rotated },
+  ],
+  [
+    'rotation-list-with-spaces',
+    'X-Webhook-Signature is an HTTP list: a space after each comma, as HTTP libraries join a list, is accepted too.',
     {
       secrets: [OLD_SECRET],
-      headers: { ...rotated, 'X-Webhook-Signature': rotated['X-Webhook-Signature'].replace(', ', ',') },
+      headers: { ...rotated, 'X-Webhook-Signature': rotated['X-Webhook-Signature'].replace(',', ', ') },
     },
   ],
   [
@@ -151,7 +160,7 @@ const cases = [
     'The signatures may also come as a repeated header (a list of values), which is the same list.',
     {
       secrets: [OLD_SECRET],
-      headers: { ...rotated, 'X-Webhook-Signature': rotated['X-Webhook-Signature'].split(', ') },
+      headers: { ...rotated, 'X-Webhook-Signature': rotated['X-Webhook-Signature'].split(',') },
     },
   ],
   [
@@ -280,7 +289,7 @@ const cases = [
     'malformed-space-separated-hex',
     'Several hex signatures are separated by commas, not spaces.',
     {
-      headers: { ...rotated, 'X-Webhook-Signature': rotated['X-Webhook-Signature'].replace(', ', ' ') },
+      headers: { ...rotated, 'X-Webhook-Signature': rotated['X-Webhook-Signature'].replace(',', ' ') },
       expected: invalid('malformed_header'),
     },
   ],

@@ -31,6 +31,7 @@ export * from './semantics/jobs.js';
 export * from './semantics/json-media-type.js';
 export * from './semantics/json-values.js';
 export * from './semantics/keys.js';
+export * from './semantics/rate-limit.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';
 export * from './semantics/webhooks.js';

@@ -83,10 +83,7 @@ export const accountOperations: Record<RouteId, Operation> = {
       billing: account.model.billing(userId(account)),
     },
   })),
-  'auth.profile': operation(({ account }) => {
-    account.model.checkAllowlist(userId(account), account.client);
-    return { body: account.model.user(userId(account)) };
-  }),
+  'auth.profile': operation(({ account }) => ({ body: account.model.user(userId(account)) })),
   'auth.logout': operation(({ account }) => ({
     body: account.model.logout(account.session!, account.client),
   })),
@@ -145,7 +142,6 @@ export const accountOperations: Record<RouteId, Operation> = {
     body: account.model.ipAllowlist(userId(account), account.client),
   })),
   'settings.setIpAllowlist': operation(({ body, account }) => {
-    account.model.checkAllowlist(userId(account), account.client);
     const { entries } = body as { entries: string[] };
     return { body: account.model.setIpAllowlist(userId(account), entries, account.client) };
   }),

@@ -103,6 +103,8 @@ function authorize(
   const token = sessionTokenOf(request);
   if (token === null) return { ...state.keys.authorize(request, route, clientOf(request).ip), session: null };
   const session = state.accounts.verify(token);
+  // The account's IP allowlist, right after the session and before the body is read, as on the server.
+  if (route.ipGuarded) state.accounts.checkAllowlist(session.userId, clientOf(request));
   if (route.auth !== 'data') return { scopes: new Set(), session, headers: {} };
   // The user acts on their own cluster: naming any other is 403, whether it exists or not.
   const cluster = request.headers.get('x-cluster-id')?.trim();

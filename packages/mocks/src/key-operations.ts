@@ -8,13 +8,12 @@ type RouteId = (typeof keysRoutes)[number]['id'] | (typeof robotsRoutes)[number]
 
 type Call = OperationInput & { account: AccountInput; keys: ManagedKeys; userId: string; id: string };
 
-/** A key or robot route: session checked by the handler, then the IP allowlist, as on the server. */
+/** A key or robot route: the session and the IP allowlist (`ipGuarded`) were checked before it, as on the server. */
 function operation(run: (call: Call) => unknown, status = 200): Operation {
   return (input, _store, model: MockModel): Answer => {
     const account = input.account;
     if (!account?.session) throw new Error('key routes need a session');
     const userId = account.session.userId;
-    account.model.checkAllowlist(userId, account.client);
     const call = { ...input, account, keys: model.keys.managed, userId, id: input.params.id ?? '' };
     return { status, body: run(call) };
   };

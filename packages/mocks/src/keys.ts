@@ -2,10 +2,10 @@ import {
   effectiveScopes,
   errorCodes,
   isScope,
-  RATE_LIMITED_RETRY_AFTER,
   RATE_WINDOW_SECONDS,
   type RateTier,
   type RouteDefinition,
+  rateLimitHeaders,
   SCOPES,
   satisfiesScope,
   TIER_LIMITS,
@@ -141,16 +141,13 @@ function count(key: MockKey, tier: RateTier): Record<string, string> {
     key.window = { endsAt: now + RATE_WINDOW_SECONDS * 1000, count: 0 };
   }
   key.window.count++;
-  const headers = {
-    'RateLimit-Limit': String(limit),
-    'RateLimit-Remaining': String(Math.max(0, limit - key.window.count)),
-    'RateLimit-Reset': String(Math.ceil((key.window.endsAt - now) / 1000)),
-  };
-  if (key.window.count > limit) {
-    throw new ApiError('rate_limited', undefined, undefined, {
-      ...headers,
-      'Retry-After': String(RATE_LIMITED_RETRY_AFTER),
-    });
-  }
+  const allowed = key.window.count <= limit;
+  const headers = rateLimitHeaders({
+    allowed,
+    limit,
+    remaining: limit - key.window.count,
+    resetSeconds: Math.ceil((key.window.endsAt - now) / 1000),
+  });
+  if (!allowed) throw new ApiError('rate_limited', undefined, undefined, headers);
   return headers;
 }

@@ -1,4 +1,5 @@
 import {
+  subscriptionWants,
   WEBHOOK_SECRET_OVERLAP_MS,
   type WebhookDeliveryRecord,
   type WebhookSubscriptionRecord,
@@ -18,10 +19,9 @@ interface Stored {
   previousSecret?: string;
 }
 
-/** True when the subscription wants events of this kind in this collection (as on the server). */
+/** True when the subscription is active and wants events of this kind in this collection (as on the server). */
 function wants(record: WebhookSubscriptionRecord, change: DocumentChange): boolean {
-  if (record.collection !== null && record.collection !== change.collection) return false;
-  return record.active && (record.events.includes('*') || record.events.includes(change.type));
+  return record.active && subscriptionWants(record, change.type, change.collection);
 }
 
 /**

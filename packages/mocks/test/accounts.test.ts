@@ -115,6 +115,23 @@ describe('accounts in the mocks', () => {
     );
     const blocked = await call('GET', '/api/auth/profile', { key: null, headers: from('198.51.100.1') });
     expect([blocked.status, blocked.body.code]).toEqual([403, 'ip_blocked']);
+    // The allowlist of the ipGuarded routes comes right after the session, before the body, as on the server.
+    for (const [method, path] of [
+      ['PUT', '/api/settings/ip-allowlist'],
+      ['POST', '/api/keys'],
+    ] as const) {
+      const refused = await call(method, path, {
+        key: null,
+        headers: from('198.51.100.1'),
+        json: { unknownField: true },
+      });
+      expect([refused.status, refused.body.code], path).toEqual([403, 'ip_blocked']);
+    }
+    const readable = await call('GET', '/api/settings/ip-allowlist', {
+      key: null,
+      headers: from('198.51.100.1'),
+    });
+    expect(readable.status).toBe(200);
     const log = await call('GET', '/api/logs/activity?limit=1', { key: null, headers: from('203.0.113.9') });
     expect(log.body).toMatchObject({
       total: 2,

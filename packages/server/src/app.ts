@@ -23,7 +23,6 @@ import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
-import { isIpGuarded } from './routes/ip-guarded.js';
 import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
 import { logsHandlers } from './routes/logs.js';
@@ -185,7 +184,7 @@ export async function buildApp(
     {
       auth,
       requireSession: sessions.requireSession,
-      guardsOf: (route) => (isIpGuarded(route) ? [ipAllowlist] : []),
+      ipAllowlist,
       ownBodyLimit: config.batchBodyLimit,
     },
   );

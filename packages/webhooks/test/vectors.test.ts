@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verify, verifyAsync, WebhookVerificationError } from '../src/node.js';
+import { sign, verify, verifyAsync, WebhookVerificationError } from '../src/node.js';
 import { checkVectorsAreCurrent, optionsOf, secretArgument, type Vector, vectors } from './vectors.js';
 
 /** Runs one verification and reports its outcome in the vectors' own terms. */
@@ -19,6 +19,31 @@ describe('spec/webhooks/vectors.json', () => {
     const { status, output } = checkVectorsAreCurrent();
     expect(output).toBe('');
     expect(status).toBe(0);
+  });
+
+  it('holds the headers that sign makes, as the server sends them (hex signatures joined by a comma alone)', () => {
+    const byId = (id: string) => vectors.find((vector) => vector.id === id)!;
+    const lowerCased = (headers: Vector['headers']) =>
+      Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const one = byId('valid-both-schemes');
+    const rotation = byId('rotation-receiver-has-new-secret');
+    const [newSecret, oldSecret] = [
+      rotation.secrets[0]!,
+      byId('rotation-receiver-has-old-secret').secrets[0]!,
+    ];
+    for (const [vector, secrets] of [
+      [one, one.secrets],
+      [rotation, [newSecret, oldSecret]],
+    ] as const) {
+      const headers = lowerCased(vector.headers);
+      const signed = sign(vector.body, [...secrets], {
+        id: headers['x-webhook-id'] as string,
+        event: headers['x-webhook-event'] as string,
+        timestamp: new Date(vector.now * 1000),
+      });
+      expect(signed, vector.id).toEqual(headers);
+    }
+    expect(rotation.headers['X-Webhook-Signature']).toMatch(/^[0-9a-f]{64},[0-9a-f]{64}$/);
   });
 
   it('covers every outcome', () => {

@@ -64,6 +64,7 @@ export const authRoutes = [
     summary: 'Read the profile',
     description: 'Subject to the IP allowlist: from an address outside it the answer is 403 `ip_blocked`.',
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     success: { status: 200, description: 'The user', schema: User },
     errors: ['ip_blocked'],

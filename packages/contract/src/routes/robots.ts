@@ -28,6 +28,7 @@ export const robotsRoutes = [
     description:
       "A named service identity with at most the caller's scopes (all of them by default); asking for more is 403 `forbidden`.",
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     body: RobotCreate,
     success: { status: 201, description: 'The robot', schema: Robot },
@@ -41,6 +42,7 @@ export const robotsRoutes = [
     summary: 'List your robots',
     description: "The caller's robots, newest first.",
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     success: { status: 200, description: 'The robots', schema: RobotList },
     errors: ['ip_blocked'],
@@ -53,6 +55,7 @@ export const robotsRoutes = [
     summary: 'Get a robot',
     description: "Another user's robot is 404 `not_found`.",
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     params: RobotParams,
     success: { status: 200, description: 'The robot', schema: Robot },
@@ -67,6 +70,7 @@ export const robotsRoutes = [
     description:
       "Deletes the robot and its keys in one transaction: they stop working at once. Another user's robot is 404 `not_found`.",
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     params: RobotParams,
     success: { status: 200, description: 'The robot is gone', schema: Deleted },
@@ -81,6 +85,7 @@ export const robotsRoutes = [
     description:
       "As `POST /api/keys`, but the key belongs to the robot and its scopes must be among the robot's (403 `forbidden`).",
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     params: RobotParams,
     body: ApiKeyCreate,
@@ -103,6 +108,7 @@ export const robotsRoutes = [
     summary: "List a robot's API keys",
     description: "The robot's keys, newest first; never their secrets.",
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     params: RobotParams,
     success: { status: 200, description: 'The keys', schema: ApiKeyList },

@@ -27,6 +27,7 @@ export const settingsRoutes = [
     description:
       'Addresses and CIDR ranges, IPv4 and IPv6; an empty list lifts the restriction. The change itself must come from an allowed address (403 `ip_blocked`), and a non-empty list must include the address it is sent from (400 `validation_error`), so nobody locks themselves out by mistake. A password reset clears the list.',
     auth: 'session',
+    ipGuarded: true,
     scopes: [],
     body: IpAllowlistUpdate,
     success: { status: 200, description: 'The new allowlist', schema: IpAllowlist },

@@ -19,6 +19,12 @@ export interface RouteDefinition {
   summary: string;
   description?: string;
   auth: RouteAuth;
+  /**
+   * A session route behind the account's IP allowlist (403 `ip_blocked` from an address outside it), checked
+   * right after the session, before the body is read: every key and robot route, as keys are what reach the data;
+   * the profile; and the change of the allowlist itself, so that a stolen session cannot widen it.
+   */
+  ipGuarded?: true;
   /** The credential needs one of these scopes (API keys only). Empty: none needed at the route level. */
   scopes: readonly string[];
   /** How scopes are checked when the route level does not say it all (e.g. per operation); `x-scopes-note`. */

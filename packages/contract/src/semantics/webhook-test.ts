@@ -1,5 +1,6 @@
 import type { WebhookEventType } from '../schemas/webhook.js';
 import type { Violation } from './documents.js';
+import { subscribesTo } from './webhooks.js';
 
 /** What deciding a test event needs of a subscription. */
 export interface TestEventSubscription {
@@ -41,7 +42,7 @@ export function resolveTestEvent(
     };
   }
   const type = input.type ?? defaultType(events);
-  if (!events.includes('*') && !events.includes(type)) {
+  if (!subscribesTo(events, type)) {
     return refuse('type', `webhook "${id}" does not subscribe to ${type} (it wants ${events.join(', ')})`);
   }
   const collection = input.collection ?? subscription.collection ?? TEST_EVENT_COLLECTION;

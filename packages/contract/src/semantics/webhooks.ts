@@ -28,3 +28,25 @@ export function streamedResendRefused(webhookId: string, deliveryId: string): Vi
     details: { webhookId, deliveryId, status: 'streamed' },
   };
 }
+
+/** What deciding whether a subscription wants an event needs of it. */
+export interface EventFilter {
+  /** The kinds of event it takes; `*` takes every kind. */
+  events: readonly string[];
+  /** The one collection it covers, or null for every collection. */
+  collection: string | null;
+}
+
+/** True when a subscription's `events` take events of `type` (`*` takes every kind). */
+export function subscribesTo(events: readonly string[], type: string): boolean {
+  return events.includes('*') || events.includes(type);
+}
+
+/**
+ * True when the subscription wants events of `type` in `collection`: the outbox makes a delivery for it. Whether
+ * it is active (not disabled by a 410 answer) is the caller's to check.
+ */
+export function subscriptionWants(subscription: EventFilter, type: string, collection: string): boolean {
+  if (subscription.collection !== null && subscription.collection !== collection) return false;
+  return subscribesTo(subscription.events, type);
+}

@@ -1,7 +1,8 @@
 import {
-  RATE_LIMITED_RETRY_AFTER,
   RATE_WINDOW_SECONDS,
+  type RateLimitCount,
   type RateTier,
+  rateLimitHeaders,
   TIER_LIMITS,
 } from '@dataplatform/contract';
 import type { FastifyReply } from 'fastify';
@@ -15,13 +16,7 @@ import {
 import { ApiError } from '../http/errors.js';
 
 /** What the rate limiter decided about one request. */
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until capacity returns. */
-  resetSeconds: number;
-}
+export type RateDecision = RateLimitCount;
 
 /**
  * Per-key, per-minute request counting, one limiter per tier. With Redis the counters are shared by every
@@ -60,7 +55,7 @@ function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateDec
   return {
     allowed,
     limit,
-    remaining: Math.max(0, res.remainingPoints),
+    remaining: res.remainingPoints,
     resetSeconds: Math.ceil(res.msBeforeNext / 1000),
   };
 }
@@ -68,9 +63,7 @@ function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateDec
 /** Sends the RateLimit headers of a decision, and refuses the request (429 `rate_limited`) when it is over. */
 export function applyRateDecision(reply: FastifyReply, decision: RateDecision | null): void {
   if (!decision) return;
-  reply.header('ratelimit-limit', decision.limit);
-  reply.header('ratelimit-remaining', decision.remaining);
-  reply.header('ratelimit-reset', decision.resetSeconds);
-  if (!decision.allowed)
-    throw new ApiError('rate_limited', undefined, undefined, { 'retry-after': RATE_LIMITED_RETRY_AFTER });
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) throw new ApiError('rate_limited', undefined, undefined, headers);
+  reply.headers(headers);
 }

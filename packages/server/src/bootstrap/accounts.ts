@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import { generateApiKey } from '../auth/api-key.js';
 import { hashPassword, NO_PASSWORD } from '../auth/passwords.js';
+import { ulid } from '../ids.js';
 import type { Storage } from '../storage/types.js';
-
-const ulid = monotonicFactory();
 
 /** What to create: a user with a billing account, a default cluster and one API key. */
 export interface AccountSeed {

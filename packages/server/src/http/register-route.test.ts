@@ -43,6 +43,20 @@ const me = {
   errors: [],
 } as const satisfies RouteDefinition;
 
+const secret = {
+  id: 'things.secret',
+  method: 'PUT',
+  path: '/secret',
+  tag: 'things',
+  summary: 'A session route behind the IP allowlist',
+  auth: 'session',
+  ipGuarded: true,
+  scopes: [],
+  body: z.object({}),
+  success: { status: 200, description: 'Changed', schema: z.object({}) },
+  errors: ['ip_blocked'],
+} as const satisfies RouteDefinition;
+
 const upload = {
   id: 'things.upload',
   method: 'POST',
@@ -57,9 +71,12 @@ const upload = {
   errors: [],
 } as const satisfies RouteDefinition;
 
-const table: readonly RouteDefinition[] = [thing, me, upload];
+const table: readonly RouteDefinition[] = [thing, me, secret, upload];
 
-function deps(): RouteDeps & { authenticate: ReturnType<typeof vi.fn> } {
+function deps(): RouteDeps & {
+  authenticate: ReturnType<typeof vi.fn>;
+  ipAllowlist: ReturnType<typeof vi.fn>;
+} {
   const authenticate = vi.fn(async (request: { headers: Record<string, unknown> }) => {
     if (request.headers['x-api-key'] !== 'good') throw new ApiError('unauthorized');
     return { kind: 'key', clusterId: 'c1', key: {} };
@@ -70,6 +87,9 @@ function deps(): RouteDeps & { authenticate: ReturnType<typeof vi.fn> } {
     requireSession: async (request) => {
       if (request.headers.authorization !== 'Bearer session') throw new ApiError('unauthorized');
     },
+    ipAllowlist: vi.fn(async (request: { headers: Record<string, unknown> }) => {
+      if (request.headers['x-from'] !== 'allowed') throw new ApiError('ip_blocked');
+    }),
     ownBodyLimit: 16,
   };
 }
@@ -77,6 +97,7 @@ function deps(): RouteDeps & { authenticate: ReturnType<typeof vi.fn> } {
 const handlers: Record<string, RouteHandler> = {
   'things.create': ({ params, query, body, principal }) => ({ params, query, body, principal }),
   'things.me': () => ({ me: true }),
+  'things.secret': () => ({ changed: true }),
   'things.upload': ({ body }) => ({ text: body }),
 };
 
@@ -173,6 +194,29 @@ describe('registerRoute', () => {
     });
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json()).toEqual({ me: true });
+  });
+
+  it('runs the IP allowlist on ipGuarded routes alone, after the session check and before the body is read', async () => {
+    const routeDeps = deps();
+    const served = await serve(routeDeps);
+    const session = { authorization: 'Bearer session' };
+    const put = (headers: Record<string, string>, payload: string) =>
+      served.inject({
+        method: 'PUT',
+        url: '/secret',
+        payload,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    expect((await put({}, '{}')).statusCode).toBe(401);
+    expect(routeDeps.ipAllowlist).not.toHaveBeenCalled();
+    const blocked = await put(session, '{not json');
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json()).toMatchObject({ code: 'ip_blocked' });
+    const allowed = await put({ ...session, 'x-from': 'allowed' }, '{}');
+    expect(allowed.json()).toEqual({ changed: true });
+    routeDeps.ipAllowlist.mockClear();
+    expect((await served.inject({ method: 'GET', url: '/me', headers: session })).statusCode).toBe(200);
+    expect(routeDeps.ipAllowlist).not.toHaveBeenCalled();
   });
 
   it('keeps the body of a route with a limit of its own as text, within that limit', async () => {

@@ -13,8 +13,8 @@ export interface RouteDeps {
   auth: Authenticator;
   /** Refuses anything but a session token; runs first on `session` routes. */
   requireSession: onRequestHookHandler;
-  /** Hooks a route runs after its credential check and before its body is read (such as the IP allowlist). */
-  guardsOf?: (route: RouteDefinition) => onRequestHookHandler[];
+  /** The account's IP allowlist: runs on `ipGuarded` routes after the credential check, before the body is read. */
+  ipAllowlist: onRequestHookHandler;
   /** The body limit of routes whose contract entry names one of their own (`bodyLimit`). */
   ownBodyLimit: number;
 }
@@ -32,9 +32,12 @@ export function bodyModeOf(route: RouteDefinition): BodyMode {
   return 'json';
 }
 
-/** The credential check of a route, from its `auth`: the credential is checked before the body is read. */
+/**
+ * The credential check of a route, from its `auth`, then the IP allowlist when it is `ipGuarded`: both before
+ * the body is read.
+ */
 function credentialHooks(route: RouteDefinition, deps: RouteDeps): onRequestHookHandler[] {
-  const guards = deps.guardsOf?.(route) ?? [];
+  const guards = route.ipGuarded ? [deps.ipAllowlist] : [];
   if (route.auth === 'session') return [deps.requireSession, ...guards];
   if (route.auth === 'public') return guards;
   const scopes = route.scopes;

@@ -13,7 +13,7 @@ export interface KeyRoutesServices {
 
 /**
  * `/api/keys/*` (the signed-in user's own keys) and `/api/robots/*` (robots and their keys). Session token only;
- * every one of them is also behind the account's IP allowlist (`ip-guarded.ts`), as keys are what reach the data.
+ * every one of them is also behind the account's IP allowlist (`ipGuarded` in the contract), as keys are what reach the data.
  */
 export function keyHandlers({
   keys,

@@ -3,7 +3,7 @@ import { clientOf } from '../auth/client.js';
 import type { RouteHandlers } from '../http/route-call.js';
 import type { SettingsService } from '../services/settings.js';
 
-/** `/api/settings/*`: the IP allowlist (changing it is itself subject to the allowlist, see `ip-guarded.ts`). */
+/** `/api/settings/*`: the IP allowlist (changing it is itself subject to the allowlist: `ipGuarded` in the contract). */
 export function settingsHandlers(settings: SettingsService): RouteHandlers<typeof settingsRoutes> {
   return {
     'settings.getIpAllowlist': ({ request }) =>

@@ -1,5 +1,4 @@
 import type { PLANS } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import type { AuthLimiter } from '../auth/auth-limits.js';
 import { slowdownMs } from '../auth/auth-limits.js';
 import type { ClientInfo } from '../auth/client.js';
@@ -8,11 +7,10 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { IssuedSession, Sessions } from '../auth/sessions.js';
 import { createAccount, EmailTakenError, normalizeEmail } from '../bootstrap/accounts.js';
 import { ApiError } from '../http/errors.js';
+import { ulid } from '../ids.js';
 import type { BillingRecord, UserRecord } from '../storage/accounts.js';
 import type { Storage } from '../storage/types.js';
 import type { ActivityLog } from './activity.js';
-
-const ulid = monotonicFactory();
 
 /** Length of the trial a new account starts with. */
 export const TRIAL_DAYS = 14;

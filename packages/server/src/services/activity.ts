@@ -1,10 +1,8 @@
 import type { ActivityAction } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import type { ClientInfo } from '../auth/client.js';
+import { ulid } from '../ids.js';
 import type { ActivityRecord } from '../storage/sessions.js';
 import type { Storage } from '../storage/types.js';
-
-const ulid = monotonicFactory();
 
 /** A new activity entry of the user: what happened, from where, with optional facts (never a secret). */
 export function activityEntry(

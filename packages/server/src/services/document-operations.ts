@@ -1,11 +1,11 @@
 import { isJsonObject, type JsonObject, mergePatch } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import { fieldsText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
+import { ulid } from '../ids.js';
 import type { DocumentOperation } from '../storage/documents.js';
 
 /** Makes document ids: ULIDs, monotonic within the process so they sort by creation. */
-export const nextId = monotonicFactory();
+export const nextId = ulid;
 
 type Operation<K extends DocumentOperation['kind']> = Extract<DocumentOperation, { kind: K }>;
 

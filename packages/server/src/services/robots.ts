@@ -5,17 +5,15 @@ import {
   RobotCreate,
   robotNotFound,
 } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
+import { ulid } from '../ids.js';
 import type { KeyOwner } from '../storage/keys.js';
 import type { RobotRow } from '../storage/robots.js';
 import type { Storage } from '../storage/types.js';
 import { assertGrantable, scopesOfUser } from './key-scopes.js';
 import type { KeyService, KeyWithSecret } from './keys.js';
-
-const ulid = monotonicFactory();
 
 /** A robot as the robot routes answer it. */
 export type RobotRecord = z.output<typeof Robot>;

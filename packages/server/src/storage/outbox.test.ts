@@ -1,3 +1,4 @@
+import { subscriptionWants } from '@dataplatform/contract';
 import { describe, expect, it } from 'vitest';
 import type { TestEvent } from './deliveries.js';
 import type { DocumentOperation, OperationResult } from './documents.js';
@@ -9,7 +10,6 @@ import {
   outboxRows,
   targetKey,
   testEventRows,
-  wants,
 } from './outbox.js';
 
 const AT = '2030-01-01T00:00:00.000Z';
@@ -80,7 +80,7 @@ describe('the outbox', () => {
       { id: 'deletes', events: ['document.deleted'], collection: 'c', delivery: 'http' as const },
       { id: 'elsewhere', events: ['*'], collection: 'd', delivery: 'http' as const },
     ];
-    expect(wants(subscriptions[1]!, 'document.created', 'c')).toBe(false);
+    expect(subscriptionWants(subscriptions[1]!, 'document.created', 'c')).toBe(false);
     const { events, deliveries } = outboxRows(
       'cl',
       subscriptions.slice(1),

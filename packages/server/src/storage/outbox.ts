@@ -1,15 +1,13 @@
-import type { WebhookEventType } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
+import { subscriptionWants, type WebhookEventType } from '@dataplatform/contract';
 import { storedText } from '../document-text.js';
+import { ulid } from '../ids.js';
 import type { CaptureTaker, ClaimedDelivery, TestEvent } from './deliveries.js';
 import type { DocumentOperation, OperationResult } from './documents.js';
-import type { OutboxSubscription, SubscriptionFilter, SubscriptionTarget } from './webhooks.js';
+import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
 
 // The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
 // acknowledged write never loses its event and a rolled-back one never sends any. Engine-neutral here; each
 // engine hooks `changeTargets` before its operations and `outboxRows` after them.
-
-const ulid = monotonicFactory();
 
 /** One document change a write made, with the document's JSON text after it (or before it, for a delete). */
 export interface DocumentChange {
@@ -131,12 +129,6 @@ export function changesOf(
   return changes;
 }
 
-/** True when the subscription wants events of this kind in this collection. */
-export function wants(subscription: SubscriptionFilter, type: string, collection: string): boolean {
-  if (subscription.collection !== null && subscription.collection !== collection) return false;
-  return subscription.events.includes('*') || subscription.events.includes(type);
-}
-
 /** The JSON text of a delivery body; `data` and `previous` are stored JSON text, spliced in without parsing. */
 export function eventBody(id: string, change: DocumentChange, createdAt: string): string {
   const head =
@@ -158,7 +150,7 @@ export function outboxRows(
 ): OutboxRows {
   const rows: OutboxRows = { events: [], deliveries: [] };
   for (const change of changes) {
-    const targets = subscriptions.filter((s) => wants(s, change.type, change.collection));
+    const targets = subscriptions.filter((s) => subscriptionWants(s, change.type, change.collection));
     if (targets.length > 0) addEvent(rows, clusterId, change, targets, now, leasedUntil ?? now);
   }
   return rows;

@@ -37,7 +37,10 @@ export async function openSecretBox(
   if (material) {
     const box = new SecretBox(material);
     if ((await storage.webhooks.ensureKeyCheck(box.checkValue, now)) === box.checkValue) return box;
-    // A database without subscriptions has nothing encrypted with the old key (SQLite only: one writer).
+    // A database without subscriptions has nothing encrypted with the old key, so another key may take its place.
+    // SQLite does so (one writer: no other instance can be creating a subscription meanwhile); PostgreSQL never
+    // does (`replaceKeyCheckIfUnused` is false there): instances that start together with different keys must not
+    // take turns replacing it.
     if (await storage.webhooks.replaceKeyCheckIfUnused(box.checkValue)) return box;
     log.error(
       `Webhook secrets in this database were encrypted with another key than ${options.encryptionKey ? 'DATAPLATFORM_ENCRYPTION_KEY' : file}: this instance will not create subscriptions or deliver events (see docs/deployment.md)`,

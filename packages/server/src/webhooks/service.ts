@@ -9,17 +9,15 @@ import {
   type WebhookTestEvent,
   webhookNotFound,
 } from '@dataplatform/contract';
-import { monotonicFactory } from 'ulid';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
+import { ulid } from '../ids.js';
 import type { DeliveryRecord, DeliveryStatus } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
 import type { ReceiverPolicy } from './addresses.js';
 import { type Clock, iso } from './clock.js';
 import { generateSigningSecret, type SecretBox, signingSecrets } from './secret-box.js';
-
-const ulid = monotonicFactory();
 
 /** A subscription as the API shows it, without secrets. */
 export function publicSubscription(record: SubscriptionRecord) {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { monotonicFactory } from 'ulid';
+import { ulid } from '../ids.js';
 import type { ClaimedDelivery, FinishedAttempt } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import { type Clock, iso } from './clock.js';
@@ -7,8 +7,6 @@ import { deliveryHeaders } from './delivery-headers.js';
 import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
 import { type SecretBox, signingSecrets } from './secret-box.js';
-
-const ulid = monotonicFactory();
 
 /**
  * How long a claimed delivery stays with its worker: twice an attempt's limit (10 s), so a live worker always

@@ -90,9 +90,12 @@ describe('group commit on SQLite', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(committed()).toEqual(['a']);
     expect(order).toEqual([]);
+    // A reader that must not hand out what is not yet durable waits for the same sync.
+    const durable = synced.durable().then(() => order.push('durable'));
     const more = ['b', 'c'].map((id) => synced.run(insert(id)).then(() => order.push(id)));
-    await Promise.all([first, ...more]);
-    expect(order).toEqual(['a', 'b', 'c']);
+    await Promise.all([first, durable, ...more]);
+    expect(order).toEqual(['a', 'durable', 'b', 'c']);
+    await synced.durable(); // nothing awaits a sync now: at once
     expect(synced.stats).toMatchObject({ groups: 2, writes: 3 });
     expect(synced.stats.syncs).toBeGreaterThanOrEqual(1);
     expect(synced.stats.syncs).toBeLessThanOrEqual(2);

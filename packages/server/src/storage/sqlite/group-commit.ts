@@ -52,10 +52,13 @@ export class GroupCommit {
   private scheduled = false;
   /** Writes committed and waiting for the next sync of the WAL file. */
   private unsynced: Pending[] = [];
-  private syncing = false;
+  /** Writes whose sync runs now; null when none runs. */
+  private syncing: Pending[] | null = null;
   private readonly walFd: number | undefined;
   private readonly idle = new Set<() => void>();
   private readonly commitGroup: Database.Transaction<(writes: Pending[]) => void>;
+  /** Prepared once: a group runs these for every write, and preparing costs more than running them. */
+  private readonly stmt;
   readonly stats: GroupCommitStats = { groups: 0, writes: 0, syncs: 0 };
 
   constructor(
@@ -64,6 +67,13 @@ export class GroupCommit {
   ) {
     // Linux syncs a file's data through any descriptor of it, a read-only one included.
     this.walFd = options.walFile === undefined ? undefined : openSync(options.walFile, 'r');
+    this.stmt = {
+      savepoint: db.prepare('SAVEPOINT group_write'),
+      release: db.prepare('RELEASE group_write'),
+      rollback: db.prepare('ROLLBACK TO group_write'),
+      noSync: db.prepare('PRAGMA synchronous = NORMAL'),
+      fullSync: db.prepare('PRAGMA synchronous = FULL'),
+    };
     this.commitGroup = db.transaction((writes: Pending[]) => {
       for (const write of writes) {
         const result = this.runInSavepoint(write);
@@ -88,6 +98,23 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * Resolves once everything committed so far is durable: at once unless a group awaits its sync. For reads that
+   * acknowledge a write again (an idempotent replay), which must not hand out what a power loss could take back.
+   */
+  durable(): Promise<void> {
+    const waiting = this.unsynced.length > 0 ? this.unsynced : this.syncing;
+    if (!waiting) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      waiting.push({
+        work: () => undefined,
+        resolve,
+        reject,
+        result: { ok: true, value: undefined },
+      } as Pending);
+    });
+  }
+
   /** Resolves once every write handed to `run` has settled; then closes the WAL file's descriptor. */
   async close(): Promise<void> {
     while (this.scheduled || this.syncing || this.unsynced.length > 0) {
@@ -97,13 +124,16 @@ export class GroupCommit {
   }
 
   private runInSavepoint(write: Pending): Outcome<unknown> {
-    this.db.exec('SAVEPOINT group_write');
+    this.stmt.savepoint.run();
     try {
       const value = write.work();
-      this.db.exec('RELEASE group_write');
+      this.stmt.release.run();
       return { ok: true, value };
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK TO group_write; RELEASE group_write');
+      if (this.db.inTransaction) {
+        this.stmt.rollback.run();
+        this.stmt.release.run();
+      }
       return { ok: false, error };
     }
   }
@@ -134,22 +164,22 @@ export class GroupCommit {
   /** Commits the group; with a WAL file to sync, without a sync inside COMMIT (see the class comment). */
   private commit(writes: Pending[]): void {
     if (this.walFd === undefined) return this.commitGroup.immediate(writes);
-    this.db.pragma('synchronous = NORMAL');
+    this.stmt.noSync.run();
     try {
       this.commitGroup.immediate(writes);
     } finally {
-      this.db.pragma('synchronous = FULL');
+      this.stmt.fullSync.run();
     }
   }
 
   /** Syncs the WAL file for every write committed so far, unless a sync runs; the next starts when it ends. */
   private sync(): void {
     if (this.syncing || this.unsynced.length === 0) return;
-    this.syncing = true;
     const writes = this.unsynced;
+    this.syncing = writes;
     this.unsynced = [];
     fdatasync(this.walFd!, (error) => {
-      this.syncing = false;
+      this.syncing = null;
       this.stats.syncs++;
       if (error) for (const write of writes) write.reject(error);
       else settle(writes);

@@ -1,11 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { IdempotencyRecord, IdempotencyRecordInput, IdempotencyStore } from '../idempotency.js';
+import type { GroupCommit } from './group-commit.js';
 
 /** Answers recorded under Idempotency-Keys, on SQLite. */
 export class SqliteIdempotency implements IdempotencyStore {
   private readonly stmt;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly group: GroupCommit,
+  ) {
     this.stmt = {
       find: db.prepare<[string, string, string], IdempotencyRecord>(
         'SELECT fingerprint, status, body, created_at AS createdAt FROM idempotency_keys WHERE cluster_id = ? AND key = ? AND created_at >= ?',
@@ -18,8 +22,15 @@ export class SqliteIdempotency implements IdempotencyStore {
     };
   }
 
+  /**
+   * A found record is a replayed acknowledgement, so it is handed out only once durable: a record committed by a
+   * group whose sync still runs waits for it (group-commit.ts).
+   */
   async find(clusterId: string, key: string, notBefore: string): Promise<IdempotencyRecord | null> {
-    return this.stmt.find.get(clusterId, key, notBefore) ?? null;
+    const found = this.stmt.find.get(clusterId, key, notBefore);
+    if (!found) return null;
+    await this.group.durable();
+    return found;
   }
 
   async purgeExpired(before: string): Promise<number> {

@@ -56,7 +56,6 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   // about the same at a million documents as at ten thousand (measured in docs/benchmarks.md, scale part).
   db.pragma(`mmap_size = ${options.mmapSize ?? DEFAULT_MMAP_SIZE}`);
   migrate(db);
-  const idempotency = new SqliteIdempotency(db);
   const subscriptions = new SqliteSubscriptionCache(db);
   const outbox = new SqliteOutbox(db, subscriptions);
   // Document writes commit in groups; with FULL, each group is made durable by a sync of the WAL file off the
@@ -65,6 +64,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     db,
     synchronous === 'FULL' && file !== ':memory:' ? { walFile: `${file}-wal` } : {},
   );
+  const idempotency = new SqliteIdempotency(db, group);
   return {
     engine: 'sqlite',
     authChanges: sqliteAuthChanges,
