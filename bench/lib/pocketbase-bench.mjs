@@ -63,7 +63,7 @@ export async function pocketbaseStartTimes(binary, { work, times = 5 }) {
   const first = [];
   const again = [];
   for (let i = 0; i < times; i++) {
-    const dir = mkdtempSync(join(work, 'pocketbase-start-'));
+    const dir = join(mkdtempSync(join(work, 'pocketbase-start-')), 'pb_data');
     for (const list of [first, again]) {
       const pb = await startPocketBase(binary, dir);
       list.push(pb.startMs);

@@ -189,7 +189,9 @@ function trim(file) {
  * resolves with `{ server, headers, size, trim(), seedSeconds }` (the shape of scale-target.mjs's `prepare`).
  */
 export async function preparePocketBase(binary, size, { work, log }) {
-  const dir = mkdtempSync(join(work, `pocketbase-${size}-`));
+  // pb_data inside a directory of its own, as a user's: PocketBase writes the migration of the new collection
+  // into pb_migrations beside pb_data (automigrate, on by default), where another instance must not read it.
+  const dir = join(mkdtempSync(join(work, `pocketbase-${size}-`)), 'pb_data');
   const pb = await startPocketBase(binary, dir);
   const { token } = await call(pb.url, '/api/collections/_superusers/auth-with-password', {
     method: 'POST',
