@@ -125,6 +125,10 @@ function losses(results, start, pbStart) {
           `anonymous memory ${label} at ${number(size)} documents: ${mib(ours[phase].anon)} MiB against PocketBase's ${mib(theirs[phase].anon)} MiB`,
         );
     }
+    if (ours.load.file > 2 * theirs.load.file)
+      lines.push(
+        `file-backed memory under GET + list at ${number(size)} documents: ${mib(ours.load.file)} MiB against PocketBase's ${mib(theirs.load.file)} MiB (SQLite's memory map of the database: pages the kernel can drop, which PocketBase reads into the page cache outside its RSS instead)`,
+      );
   }
   return lines.length ? lines.map((line) => `- ${line}`).join('\n') : '- nowhere in this run';
 }
