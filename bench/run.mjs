@@ -9,9 +9,9 @@
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
  *          --skip-delivery --skip-create --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth
- *          --skip-pgpool: leave out one of the parts that write their own section (bench/delivery.mjs,
- *          webhook-create.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs, auth.mjs, pg-pool.mjs); unless
- *          --scale-only, they run in that order after the two parts above
+ *          --skip-pgpool --skip-pocketbase: leave out one of the parts that write their own section
+ *          (bench/delivery.mjs, webhook-create.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs, auth.mjs,
+ *          pg-pool.mjs, pocketbase.mjs); unless --scale-only, they run in that order after the two parts above
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,6 +47,7 @@ const { values: opts } = parseArgs({
     'skip-create': { type: 'boolean', default: false },
     'skip-auth': { type: 'boolean', default: false },
     'skip-pgpool': { type: 'boolean', default: false },
+    'skip-pocketbase': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
     'skip-build': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -141,6 +142,8 @@ const separateParts = [
   { flag: 'skip-upload', script: 'upload.mjs', name: 'upload', buildsOwn: true, builtBy: 'skip-cli' },
   { flag: 'skip-auth', script: 'auth.mjs', name: 'key-authentication' },
   { flag: 'skip-pgpool', script: 'pg-pool.mjs', name: 'PostgreSQL pool' },
+  // PocketBase beside the reference server: requests, memory and start (built from the Go module proxy once).
+  { flag: 'skip-pocketbase', script: 'pocketbase.mjs', name: 'PocketBase' },
 ];
 if (!opts['scale-only']) {
   for (const part of separateParts) {

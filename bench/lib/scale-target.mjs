@@ -17,11 +17,14 @@ export const LIST_PATH = '/api/v1/data/orders?limit=50&sort=-_createdAt';
 export const MAX_SKIP = 100;
 const BODIES = makeOrders(100).map((fields) => JSON.stringify(fields));
 
-/** Starts the reference server for one engine and size, creates `orders` with one HTTP insert, seeds it, checks it. */
-export async function prepare(engine, size, { work, pg, log }) {
+/**
+ * Starts the reference server for one engine and size, creates `orders` with one HTTP insert, seeds it, checks it.
+ * `script` is the server script to start (another checkout's, to measure an earlier commit); this one's by default.
+ */
+export async function prepare(engine, size, { work, pg, log, script = REFERENCE }) {
   const dataDir = mkdtempSync(join(work, `scale-${engine}-${size}-`));
   const databaseUrl = engine === 'postgres' ? await pg.createDatabase(`bench_${size}`) : '';
-  const server = await startChild(REFERENCE, ['-', dataDir], { env: { DATABASE_URL: databaseUrl } });
+  const server = await startChild(script, ['-', dataDir], { env: { DATABASE_URL: databaseUrl } });
   const { url, apiKey, clusterId } = server.info;
   if (server.info.engine !== engine) throw new Error(`scale: asked for ${engine}, got ${server.info.engine}`);
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };

@@ -5,6 +5,9 @@
  */
 export * from './errors.js';
 export * from './headers.js';
+// LIKE patterns without the SQL parser: the server's query engines match them on every request, while the parser
+// (the `./sql` entry) is loaded only by the SQL route.
+export { type LikeToken, likeMatches, likeTokens } from './like.js';
 export * from './rate-limits.js';
 export * from './routes/index.js';
 export * from './schemas/account.js';

@@ -1,8 +1,8 @@
+import { likeTokens } from '../like.js';
 import type { SqlCondition, SqlValue } from '../schemas/sql.js';
 import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
 import { fieldPath } from './fields.js';
-import { likeTokens } from './like.js';
 import { numberLiteral, type Params, stringLiteral } from './values.js';
 
 /** What a translator needs besides the node: the statement text (for literals) and the parameters. */

@@ -4,8 +4,9 @@
  * (`@dataplatform/contract/sql`), so the main entry and the clients never load the SQL parser.
  * @packageDocumentation
  */
+
+export { type LikeToken, likeMatches, likeTokens } from '../like.js';
 export { evaluate, matches } from './evaluate.js';
 export { formatSql, quoteIdentifier } from './format.js';
-export { type LikeToken, likeMatches, likeTokens } from './like.js';
 export { parseSql } from './parse.js';
 export { MAX_FIELDS } from './select.js';

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { ServerConfig } from '../config.js';
+import { lazy } from '../lazy.js';
 import type { Storage } from '../storage/types.js';
+
+/** jose, loaded by the first session token signed or checked: a server used with API keys only never needs it. */
+const jose = lazy(() => import('jose'));
 
 // One algorithm, pinned on both sides: a token that names another (`none`, RS256 with our key as "public key") is refused.
 const ALGORITHM = 'HS256';
@@ -47,7 +50,8 @@ export class SessionTokens {
   }
 
   /** A token for the session, valid until `expiresAt`. */
-  sign(claims: SessionClaims, expiresAt: Date): Promise<string> {
+  async sign(claims: SessionClaims, expiresAt: Date): Promise<string> {
+    const { SignJWT } = await jose();
     return new SignJWT({ sid: claims.sessionId })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(claims.userId)
@@ -61,6 +65,7 @@ export class SessionTokens {
 
   /** Checks signature, algorithm, issuer, audience and expiry. */
   async verify(token: string): Promise<TokenCheck> {
+    const { errors, jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],

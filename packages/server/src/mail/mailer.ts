@@ -1,8 +1,12 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { ServerConfig } from '../config.js';
 import { prepareDataDir } from '../data-dir.js';
+import { lazy } from '../lazy.js';
+
+/** nodemailer, loaded by the first message: most servers send mail rarely, some never. */
+const nodemailer = lazy(async () => (await import('nodemailer')).default);
 
 /** A plain-text e-mail from the server to one person. */
 export interface MailMessage {
@@ -29,13 +33,26 @@ export function createMailer(config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom' |
   return outboxMailer(config.dataDir, config.mailFrom);
 }
 
+/** A transport made with the first message; `close()` closes it if it was made. */
+function lazyTransport(make: (mailer: Awaited<ReturnType<typeof nodemailer>>) => Transporter) {
+  let transport: Transporter | undefined;
+  return {
+    async get(): Promise<Transporter> {
+      const mailer = await nodemailer();
+      transport ??= make(mailer);
+      return transport;
+    },
+    close: () => transport?.close(),
+  };
+}
+
 function smtpMailer(url: string, from: string): Mailer {
-  const transport: Transporter = nodemailer.createTransport(url);
+  const transport = lazyTransport((mailer) => mailer.createTransport(url));
   const address = new URL(url);
   return {
     destination: `${address.protocol}//${address.host}`,
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await (await transport.get()).sendMail({ from, ...message });
     },
     close: () => transport.close(),
   };
@@ -43,12 +60,12 @@ function smtpMailer(url: string, from: string): Mailer {
 
 function outboxMailer(dataDir: string, from: string): Mailer {
   const file = dataDir === ':memory:' ? null : join(dataDir, 'outbox.jsonl');
-  const transport: Transporter = nodemailer.createTransport({ jsonTransport: true });
+  const transport = lazyTransport((mailer) => mailer.createTransport({ jsonTransport: true }));
   return {
     destination: file ?? 'nowhere (in-memory data directory)',
     async send(message) {
       if (!file) return;
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       const { messageId, date } = JSON.parse(info.message as unknown as string) as Record<string, unknown>;
       const line = { messageId, date, from, ...message };
       prepareDataDir(dataDir);

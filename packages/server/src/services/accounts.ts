@@ -53,7 +53,7 @@ export class AccountService {
   /** Creates the account (free plan, 14-day trial, default cluster) and signs the user in. */
   async signUp(input: { email: string; password: string; name: string }, client: ClientInfo) {
     await this.limiter.consume('signup', client.ip);
-    checkNewPassword(input.password);
+    await checkNewPassword(input.password);
     let ids: Awaited<ReturnType<typeof createAccount>>;
     try {
       ids = await createAccount(this.storage, { ...input, plan: 'free', trialDays: TRIAL_DAYS });

@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { ClientInfo } from '../auth/client.js';
 import { ApiError } from '../http/errors.js';
+import { lazy } from '../lazy.js';
 import type { PasskeyRecord } from '../storage/sign-in.js';
 import type { Storage } from '../storage/types.js';
 import type { AccountService } from './accounts.js';
 import type { ActivityLog } from './activity.js';
+
+/** The WebAuthn library (and its certificate parsers), loaded by the first passkey request. */
+const webauthn = lazy(() => import('@simplewebauthn/server'));
 
 /** How long a ceremony's challenge stays valid. */
 const CEREMONY_MINUTES = 5;
@@ -57,7 +58,7 @@ export class PasskeyService {
     if (!user) throw new ApiError('unauthorized', 'Invalid session token');
     const existing = await this.storage.signIn.listPasskeys(userId);
     const rp = this.rp();
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: user.email,
@@ -81,7 +82,7 @@ export class PasskeyService {
     const rp = this.rp();
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await (await webauthn()).verifyRegistrationResponse({
         response: body.response as RegistrationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: rp.origins,
@@ -124,7 +125,7 @@ export class PasskeyService {
    */
   async authenticationOptions(client: ClientInfo) {
     await this.accounts.countSignInAttempt(client);
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: this.rp().id,
       userVerification: 'preferred',
     });
@@ -139,7 +140,7 @@ export class PasskeyService {
     const rp = this.rp();
     let newCounter: number;
     try {
-      const verified = await verifyAuthenticationResponse({
+      const verified = await (await webauthn()).verifyAuthenticationResponse({
         response: body.response as AuthenticationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: rp.origins,

@@ -83,7 +83,7 @@ export class PasswordResetService {
   async complete(token: string, password: string, client: ClientInfo) {
     // Each attempt hashes a password, as a sign-in does: it counts against the same per-address limit.
     await this.limiter.consume('signin', client.ip);
-    checkNewPassword(password);
+    await checkNewPassword(password);
     // The user is known only once the token is used, inside the transaction, which fills in the id.
     const { userId: _unknown, ...activity } = activityEntry('', 'password.reset', client);
     const done = await this.storage.sessions.completeReset({

@@ -1,10 +1,13 @@
 import type { SqlRequest } from '@dataplatform/contract';
-import { parseSql } from '@dataplatform/contract/sql';
 import type { z } from 'zod';
 import { documentText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
+import { lazy } from '../lazy.js';
 import type { QueryResult } from '../storage/query.js';
 import type { Storage } from '../storage/types.js';
+
+/** The contract's SQL parser (node-sql-parser's grammar, the largest module of the server), loaded by the first statement. */
+const parser = lazy(() => import('@dataplatform/contract/sql'));
 
 /** The SQL helper: translates one statement with the contract's parser and lets the engine run the query. */
 export class SqlService {
@@ -12,6 +15,7 @@ export class SqlService {
 
   /** Runs the statement in the cluster; the answer is JSON text, rows as the engine stored them. */
   async run(clusterId: string, request: z.output<typeof SqlRequest>): Promise<string> {
+    const { parseSql } = await parser();
     const query = parseSql(request.sql, request.params ?? []);
     if ('code' in query) throw new ApiError(query.code, query.message, query.details);
     const result = await this.storage.queries.run({ clusterId, collection: query.collection }, query);

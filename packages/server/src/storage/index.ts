@@ -1,11 +1,12 @@
 import type { ServerConfig } from '../config.js';
 import type { ServerOptions } from '../options.js';
 import { withAuthCache } from './cached-stores.js';
-import { openPostgresStorage } from './postgres/index.js';
-import { openSqliteStorage } from './sqlite/index.js';
 import type { Storage } from './types.js';
 
-/** Opens the storage engine the configuration names: PostgreSQL for a `DATABASE_URL`, embedded SQLite otherwise. */
+/**
+ * Opens the storage engine the configuration names: PostgreSQL for a `DATABASE_URL`, embedded SQLite otherwise.
+ * Only the engine in use is loaded (its driver included): a SQLite server never loads the PostgreSQL client.
+ */
 export async function openStorage(
   config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'dataDir' | 'sqliteSynchronous'> &
     Partial<Pick<ServerConfig, 'sqliteMmapSize'>>,
@@ -15,6 +16,7 @@ export async function openStorage(
     if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
       throw new Error('DATABASE_URL must be a postgres:// or postgresql:// address');
     }
+    const { openPostgresStorage } = await import('./postgres/index.js');
     return withAuthCache(
       await openPostgresStorage({
         url: config.databaseUrl,
@@ -23,6 +25,7 @@ export async function openStorage(
       }),
     );
   }
+  const { openSqliteStorage } = await import('./sqlite/index.js');
   return withAuthCache(
     openSqliteStorage({
       dataDir: config.dataDir,

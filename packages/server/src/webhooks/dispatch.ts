@@ -1,6 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { lazy } from '../lazy.js';
 import type { ReceiverPolicy } from './addresses.js';
+
+/** undici, loaded by the first delivery: a server without webhooks never needs it. */
+const undici = lazy(() => import('undici'));
 
 /** API.md: a delivery succeeds on a 2xx within 10 s. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -35,18 +39,25 @@ function describe(error: unknown): string {
  * attempt), and connections go only to addresses the receiver policy allows, vetted when they are made.
  */
 export class DeliveryDispatcher {
-  private readonly agent: Agent;
+  /** Made with the first delivery. */
+  private agent: Promise<Agent> | undefined;
 
   constructor(
     private readonly policy: ReceiverPolicy,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
-  ) {
-    this.agent = new Agent({
-      connect: { lookup: policy.lookup as never, timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      keepAliveTimeout: 4_000,
-    });
+  ) {}
+
+  private connections(): Promise<Agent> {
+    this.agent ??= undici().then(
+      ({ Agent }) =>
+        new Agent({
+          connect: { lookup: this.policy.lookup as never, timeout: this.timeoutMs },
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+          keepAliveTimeout: 4_000,
+        }),
+    );
+    return this.agent;
   }
 
   async post(url: string, body: string, headers: Record<string, string>): Promise<PostResult> {
@@ -54,11 +65,12 @@ export class DeliveryDispatcher {
     const elapsed = () => Math.round(performance.now() - started);
     try {
       this.policy.checkLiteral(new URL(url));
-      const answer = await request(url, {
+      const dispatcher = await this.connections();
+      const answer = await (await undici()).request(url, {
         method: 'POST',
         body,
         headers,
-        dispatcher: this.agent,
+        dispatcher,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       await answer.body.dump({ limit: ANSWER_LIMIT }).catch(() => {});
@@ -73,6 +85,6 @@ export class DeliveryDispatcher {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await (await this.agent)?.close();
   }
 }

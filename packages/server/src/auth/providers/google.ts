@@ -1,16 +1,14 @@
-import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { ApiError } from '../../http/errors.js';
 import { type AuthorizationRequest, exchangeCode, type IdentityProviderClient } from './provider.js';
 import type { GoogleSettings } from './settings.js';
 
 /** Google sign-in over OpenID Connect: the e-mail comes from an ID token checked against Google's published keys. */
 export class GoogleProvider implements IdentityProviderClient {
-  // jose caches the key set and refetches it when a token names a key it has not seen (key rotation).
-  private readonly keys;
+  // jose (loaded by the first sign-in) caches the key set and refetches it when a token names a key it has not
+  // seen (key rotation).
+  private keys: ReturnType<typeof import('jose').createRemoteJWKSet> | undefined;
 
-  constructor(private readonly settings: GoogleSettings) {
-    this.keys = createRemoteJWKSet(new URL(settings.jwksUrl));
-  }
+  constructor(private readonly settings: GoogleSettings) {}
 
   authorizationUrl(request: AuthorizationRequest): string {
     const url = new URL(this.settings.authorizationUrl);
@@ -37,6 +35,8 @@ export class GoogleProvider implements IdentityProviderClient {
     });
     if (typeof tokens.id_token !== 'string')
       throw new ApiError('invalid_credentials', 'The provider answered without an ID token');
+    const { createRemoteJWKSet, jwtVerify } = await import('jose');
+    this.keys ??= createRemoteJWKSet(new URL(this.settings.jwksUrl));
     let claims: Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(tokens.id_token, this.keys, {

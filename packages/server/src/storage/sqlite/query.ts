@@ -1,5 +1,4 @@
-import type { CollectionQuery } from '@dataplatform/contract';
-import { likeTokens } from '@dataplatform/contract/sql';
+import { type CollectionQuery, likeTokens } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import type { QueryResult, QueryStore } from '../query.js';
