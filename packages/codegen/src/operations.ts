@@ -76,7 +76,8 @@ function bodyOf(op: OperationObject): Body {
   if (!content) return { kind: 'none' };
   const types = Object.keys(content);
   // A body whose every form is binary (an import's NDJSON, JSON array, CSV or gzip) is sent as bytes.
-  if (types.every((type) => content[type]?.schema?.format === 'binary')) return { kind: 'raw', mediaTypes: types };
+  if (types.every((type) => content[type]?.schema?.format === 'binary'))
+    return { kind: 'raw', mediaTypes: types };
   const json = content['application/json']?.schema;
   if (!json) throw new Error(`${op.operationId}: a body that is neither JSON nor binary`);
   return { kind: 'json', schema: json, required: op.requestBody?.required === true };
@@ -92,7 +93,8 @@ function resultOf(doc: OpenAPIDocument, method: string, query: Parameter[], op: 
   if (method === 'GET' && names.has('limit') && names.has('skip') && schema) {
     const resolved = resolve(doc, schema);
     const data = resolved.properties?.data;
-    if (data?.type === 'array' && data.items && resolved.properties?.total) return { kind: 'page', item: data.items };
+    if (data?.type === 'array' && data.items && resolved.properties?.total)
+      return { kind: 'page', item: data.items };
   }
   return { kind: 'json', schema };
 }

@@ -11,8 +11,11 @@ let python: string | null = null;
 beforeAll(async () => {
   python = await pythonExecutable();
   if (python === null) {
-    if (process.env.CI) throw new Error('python3 with venv is missing; .ci/run installs the python3-venv package');
-    console.warn('\n⚠ python3 with venv not found: the Python client tests are skipped (install python3-venv).\n');
+    if (process.env.CI)
+      throw new Error('python3 with venv is missing; .ci/run installs the python3-venv package');
+    console.warn(
+      '\n⚠ python3 with venv not found: the Python client tests are skipped (install python3-venv).\n',
+    );
   }
 }, INSTALL_TIMEOUT_MS);
 

@@ -1,6 +1,6 @@
-import type { Operation, Resource } from '../operations.js';
 import { pascalCase, snakeCase } from '../names.js';
 import type { Parameter, Schema } from '../openapi.js';
+import type { Operation, Resource } from '../operations.js';
 import { docText, pythonName, pythonType } from './types.js';
 
 /** How the resources module names a model: through the imported models module. */
@@ -38,14 +38,19 @@ function pathExpression(op: Operation): string {
   let text = op.path;
   for (const parameter of op.pathParams) {
     // Single quotes inside: an f-string may not repeat its own quotes before Python 3.12.
-    text = text.replace(`{${parameter.name}}`, `{segment(${pythonName(snakeCase(parameter.name))}, '${parameter.name}')}`);
+    text = text.replace(
+      `{${parameter.name}}`,
+      `{segment(${pythonName(snakeCase(parameter.name))}, '${parameter.name}')}`,
+    );
   }
   return op.pathParams.length > 0 ? `f"${text}"` : JSON.stringify(text);
 }
 
 function bodyType(op: Operation, schema: Schema): string {
   // An inline object body is named in the models module (see modelsModule's `inline`).
-  return schema.$ref || schema.type !== 'object' || !schema.properties ? pythonType(schema, model) : model(inlineBodyName(op));
+  return schema.$ref || schema.type !== 'object' || !schema.properties
+    ? pythonType(schema, model)
+    : model(inlineBodyName(op));
 }
 
 function resultType(op: Operation, flavour: Flavour): string {
@@ -114,10 +119,15 @@ export function method(op: Operation, flavour: Flavour): string {
       break;
     case 'redirect':
       lines.push(`        response = ${awaitText}self._client.request_raw(${args_})`);
-      lines.push('        location: Optional[str] = response.headers.get("location")', '        return location');
+      lines.push(
+        '        location: Optional[str] = response.headers.get("location")',
+        '        return location',
+      );
       break;
     case 'json':
-      lines.push(`        return cast(${JSON.stringify(result)}, ${awaitText}self._client.request(${args_}))`);
+      lines.push(
+        `        return cast(${JSON.stringify(result)}, ${awaitText}self._client.request(${args_}))`,
+      );
   }
   return lines.join('\n');
 }
@@ -136,7 +146,9 @@ export function resourceClasses(resource: Resource, flavour: Flavour): string[] 
   if (resource.children.size > 0) {
     lines.push('', `    def __init__(self, client: ${client}) -> None:`, '        super().__init__(client)');
     for (const [childName, child] of resource.children) {
-      lines.push(`        self.${pythonName(snakeCase(childName))} = ${resourceClass(child.path, flavour)}(client)`);
+      lines.push(
+        `        self.${pythonName(snakeCase(childName))} = ${resourceClass(child.path, flavour)}(client)`,
+      );
     }
   }
   for (const op of resource.operations) lines.push('', method(op, flavour));

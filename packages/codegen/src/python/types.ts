@@ -87,7 +87,11 @@ export function typedDict(name: string, schema: Schema, model: (name: string) =>
   const required = new Set(schema.required ?? []);
   const fields = Object.entries(schema.properties ?? {}).map(([key, property]) => {
     const type = pythonType(property, model);
-    return { key, type: required.has(key) ? type : `NotRequired[${type}]`, description: property.description };
+    return {
+      key,
+      type: required.has(key) ? type : `NotRequired[${type}]`,
+      description: property.description,
+    };
   });
   const doc = docText(schema.description ?? `The ${name} object of the API.`);
   if (fields.every((field) => isIdentifier(field.key))) {
@@ -99,7 +103,15 @@ export function typedDict(name: string, schema: Schema, model: (name: string) =>
     return lines.join('\n');
   }
   const entries = fields.map((field) => `    ${JSON.stringify(field.key)}: ${field.type},`);
-  return [`${name} = TypedDict(`, `    ${JSON.stringify(name)},`, '    {', ...entries.map((e) => `    ${e}`), '    },', ')', `"""${doc}"""`].join('\n');
+  return [
+    `${name} = TypedDict(`,
+    `    ${JSON.stringify(name)},`,
+    '    {',
+    ...entries.map((e) => `    ${e}`),
+    '    },',
+    ')',
+    `"""${doc}"""`,
+  ].join('\n');
 }
 
 /** The models module: one TypedDict or alias per component schema, and one per inline JSON body. */

@@ -1,0 +1,19 @@
+"""The package and its examples pass ``mypy --strict`` (the settings are pyproject.toml's)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2]
+
+
+def test_mypy_strict_passes_on_the_package_and_its_examples() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "src/dataplatform", "examples"],
+        cwd=PACKAGE,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
