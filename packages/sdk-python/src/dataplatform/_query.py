@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any, Dict, Generator, Iterator, List, Optional
 from typing_extensions import Literal, TypedDict
 
 from ._errors import DataPlatformError
+from ._generated import models as _m
 from ._options import RequestOptions
 
 if TYPE_CHECKING:
     from .resources.data import AsyncData, Data
 
 #: A value a condition compares with; it always travels as a bound parameter, never in the SQL text.
-SqlParam = Union[str, int, float, bool, None]
+SqlParam = Union[str, float, bool, None]  # an int is a float to a type checker
 #: Operators of ``where(field, op, value)``.
 WhereOperator = Literal[
     "=", "!=", "<", "<=", ">", ">=", "like", "not like", "in", "not in", "between", "is null", "is not null"
@@ -134,8 +135,9 @@ class _Builder:
         fields = self._state.fields
         return self._state.compile(", ".join(fields) if fields else "*", True)
 
-    def _count_sql(self) -> CompiledQuery:
-        return self._state.compile("COUNT(*)", False)
+    def _request(self, count: bool = False) -> _m.SqlRequest:
+        compiled = self._state.compile("COUNT(*)", False) if count else self.to_sql()
+        return {"sql": compiled["sql"], "params": compiled["params"]}
 
 
 class QueryBuilder(_Builder):
@@ -145,13 +147,13 @@ class QueryBuilder(_Builder):
         super().__init__(_State(collection=collection, options=options))
         self._data = data
 
-    def execute(self) -> Any:
+    def execute(self) -> _m.SqlResult:
         """Runs the query: ``{"data": rows, "query": <the translated query>}``."""
-        return self._data.sql(dict(self.to_sql()), options=self._state.options)  # type: ignore[arg-type]
+        return self._data.sql(self._request(), options=self._state.options)
 
     def count(self) -> int:
         """The number of documents matching the conditions (ORDER BY, LIMIT and OFFSET do not apply)."""
-        rows: List[Dict[str, Any]] = self._data.sql(dict(self._count_sql()), options=self._state.options)["data"]  # type: ignore[arg-type]
+        rows = self._data.sql(self._request(count=True), options=self._state.options)["data"]
         return int(rows[0]["count"]) if rows else 0
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
@@ -166,15 +168,14 @@ class AsyncQueryBuilder(_Builder):
         super().__init__(_State(collection=collection, options=options))
         self._data = data
 
-    async def execute(self) -> Any:
+    async def execute(self) -> _m.SqlResult:
         """Runs the query: ``{"data": rows, "query": <the translated query>}``."""
-        return await self._data.sql(dict(self.to_sql()), options=self._state.options)  # type: ignore[arg-type]
+        return await self._data.sql(self._request(), options=self._state.options)
 
     async def count(self) -> int:
         """The number of documents matching the conditions (ORDER BY, LIMIT and OFFSET do not apply)."""
-        answer = await self._data.sql(dict(self._count_sql()), options=self._state.options)  # type: ignore[arg-type]
-        rows: List[Dict[str, Any]] = answer["data"]
+        rows = (await self._data.sql(self._request(count=True), options=self._state.options))["data"]
         return int(rows[0]["count"]) if rows else 0
 
-    def __await__(self) -> Generator[Any, None, Any]:
+    def __await__(self) -> Generator[Any, None, _m.SqlResult]:
         return self.execute().__await__()
