@@ -25,7 +25,16 @@ for (const dir of published) run('pnpm', ['pack', '--pack-destination', out], di
 
 // Python: the wheel and the sdist, built by hatchling in a virtual environment of pinned packages.
 const python = buildEnvironment();
-run(python, ['-m', 'build', '--no-isolation', '--wheel', '--sdist', '--outdir', out, join(root, 'packages/sdk-python')]);
+run(python, [
+  '-m',
+  'build',
+  '--no-isolation',
+  '--wheel',
+  '--sdist',
+  '--outdir',
+  out,
+  join(root, 'packages/sdk-python'),
+]);
 
 console.log(`\nrelease artifacts in ${out}:`);
 for (const file of readdirSync(out).sort()) console.log(`  ${file}`);
@@ -41,7 +50,16 @@ function buildEnvironment() {
   rmSync(venv, { recursive: true, force: true });
   mkdirSync(dirname(venv), { recursive: true });
   run('python3', ['-m', 'venv', venv]);
-  run(bin, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', '-r', requirements]);
+  run(bin, [
+    '-m',
+    'pip',
+    'install',
+    '--disable-pip-version-check',
+    '--no-input',
+    '--quiet',
+    '-r',
+    requirements,
+  ]);
   writeFileSync(stamp, wanted);
   return bin;
 }
