@@ -30,6 +30,10 @@ export function pythonClient(doc: OpenAPIDocument): Map<string, string> {
     }
   }
   const tree = resourceTree(operations);
+  // A client method lives on a resource: an operationId is `<resource>.<method>` at least.
+  if (tree.operations.length > 0) {
+    throw new Error(`operationIds without a resource: ${tree.operations.map((op) => op.id).join(', ')}`);
+  }
   const top = [...tree.children.values()];
   const resources = [
     HEADER,
