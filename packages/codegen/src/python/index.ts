@@ -35,29 +35,34 @@ export function pythonClient(doc: OpenAPIDocument): Map<string, string> {
     throw new Error(`operationIds without a resource: ${tree.operations.map((op) => op.id).join(', ')}`);
   }
   const top = [...tree.children.values()];
+  const classes = [
+    ...top.flatMap((r) => resourceClasses(r, 'sync')),
+    ...top.flatMap((r) => resourceClasses(r, 'async')),
+  ].map((c) => `\n\n${c}`);
+  // Docstrings are prose ("List the keys"): only code decides what is imported.
+  const body = classes
+    .join('\n')
+    .split('\n')
+    .filter((line) => !line.includes('"""'))
+    .join('\n');
   const resources = [
     HEADER,
     '"""Every operation of the contract as a method of a resource class, in a sync and an async flavour."""',
     '',
     'from __future__ import annotations',
     '',
-    'from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Union, cast',
+    `from typing import ${used(body, ['Any', 'AsyncIterator', 'Dict', 'Iterator', 'List', 'Optional', 'Union', 'cast'])}`,
     '',
-    'from typing_extensions import Literal',
-    '',
-    'from .._async_api import AsyncAPIClient',
-    'from .._base import NOT_GIVEN, Content, segment',
+    ...(used(body, ['Literal']) ? ['from typing_extensions import Literal', ''] : []),
+    ...(body.includes('AsyncAPIClient') ? ['from .._async_api import AsyncAPIClient'] : []),
+    `from .._base import ${used(body, ['NOT_GIVEN', 'Content', 'segment'])}`,
     'from .._options import RequestOptions',
     'from .._pagination import AsyncPager, SyncPage',
     'from .._resource import AsyncResource, SyncResource',
     'from .._sse import ServerSentEvent',
-    'from .._sync_api import SyncAPIClient',
+    ...(body.includes('SyncAPIClient') ? ['from .._sync_api import SyncAPIClient'] : []),
     'from . import models as _m',
-    '',
-    '# Names some signatures need and others not: kept so that every generated module imports alike.',
-    '__uses__ = (Any, Dict, List, Literal, Union)',
-    ...top.flatMap((r) => resourceClasses(r, 'sync')).map((c) => `\n\n${c}`),
-    ...top.flatMap((r) => resourceClasses(r, 'async')).map((c) => `\n\n${c}`),
+    ...classes,
     '',
   ].join('\n');
 
@@ -113,4 +118,9 @@ export function pythonClient(doc: OpenAPIDocument): Map<string, string> {
     ['resources.py', resources],
     ['root.py', root],
   ]);
+}
+
+/** The names of `candidates` that `text` uses, comma-separated: a module imports only what it needs. */
+function used(text: string, candidates: string[]): string {
+  return candidates.filter((name) => new RegExp(`\\b${name}\\b`).test(text)).join(', ');
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Union, cast
+from typing import AsyncIterator, Iterator, Optional, cast
 
 from typing_extensions import Literal
 
@@ -15,9 +15,6 @@ from .._resource import AsyncResource, SyncResource
 from .._sse import ServerSentEvent
 from .._sync_api import SyncAPIClient
 from . import models as _m
-
-# Names some signatures need and others not: kept so that every generated module imports alike.
-__uses__ = (Any, Dict, List, Literal, Union)
 
 
 class DataJobsResource(SyncResource):
