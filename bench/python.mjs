@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -56,6 +56,7 @@ try {
     { cwd: root, env: { ...process.env, PYTHONPATH: join(root, 'packages', 'sdk-python', 'src') } },
   );
   const result = JSON.parse(String(output).trim().split('\n').at(-1));
+  result.load = loadavg().map((value) => value.toFixed(1));
   const args = process.argv.slice(2).join(' ');
   const markdown = render(result, args ? `pnpm bench:python ${args}` : 'pnpm bench:python');
   console.log(`\n${markdown}`);
@@ -98,6 +99,8 @@ function render(result, command) {
     `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${opts.rounds} rounds of ${opts.seconds} s per`,
     'target, alternating which goes first; both share one httpx connection pool (`DataPlatform(http_client=pool)`)',
     "and parse the JSON answer. Figures are medians of the rounds; the ratio is the median of the rounds' ratios.",
+    `Load average when the run ended: ${result.load.join(', ')} (2 cores); on a shared machine the absolute rates`,
+    'move with the other work, the ratio of two neighbouring measurements much less.',
     '',
     '| flavour | target | req/s (median) | range | ÷ httpx |',
     '|---|---|---:|---:|---:|',
