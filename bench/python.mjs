@@ -25,6 +25,7 @@ const { values: opts } = parseArgs({
   },
 });
 const GOAL = 0.85;
+const TITLE = 'Python client vs httpx (GET by id on the reference server)';
 
 if (!opts['skip-build'])
   buildPackages(root, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
@@ -60,7 +61,7 @@ try {
   const args = process.argv.slice(2).join(' ');
   const markdown = render(result, args ? `pnpm bench:python ${args}` : 'pnpm bench:python');
   console.log(`\n${markdown}`);
-  writeSection(root, opts.out, 'Python client vs httpx (GET by id on the reference server)', markdown);
+  writeSection(root, opts.out, TITLE, markdown);
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -96,6 +97,8 @@ function render(result, command) {
     );
   }
   return [
+    `## ${TITLE}`,
+    '',
     `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: ${opts.rounds} rounds of ${opts.seconds} s per`,
     'target, alternating which goes first; both share one httpx connection pool (`DataPlatform(http_client=pool)`)',
     "and parse the JSON answer. Figures are medians of the rounds; the ratio is the median of the rounds' ratios.",
