@@ -39,6 +39,8 @@ export interface OperationObject {
 export interface OpenAPIDocument {
   paths: Record<string, Record<string, OperationObject>>;
   components: { schemas: Record<string, Schema> };
+  /** The error registry: code → status, message and description. */
+  'x-error-codes'?: Record<string, { status: number; description?: string }>;
 }
 
 /** The name a `#/components/schemas/<name>` reference points at. */

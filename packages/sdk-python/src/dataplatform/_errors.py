@@ -41,7 +41,8 @@ class APIError(DataPlatformError):
     """A call that failed: an error answer (`APIStatusError`) or no answer at all (`APIConnectionError`)."""
 
     message: str
-    #: Machine-readable code from the error body, e.g. ``not_found``; None when no answer or no code arrived.
+    #: Machine-readable code from the error body, e.g. ``not_found`` (``dataplatform.types.ErrorCode`` lists the
+    #: documented ones); None when no answer or no code arrived.
     code: Optional[str]
     #: The request's id; quote it in bug reports. From the body, else the ``X-Request-Id`` answer header, else the
     #: ``X-Request-Id`` the client sent (which the server logs too).
