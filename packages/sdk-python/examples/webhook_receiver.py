@@ -29,4 +29,6 @@ class Receiver(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    HTTPServer(("127.0.0.1", 8000), Receiver).serve_forever()
+    port = int(os.environ.get("PORT", "8000"))
+    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    HTTPServer(("127.0.0.1", port), Receiver).serve_forever()

@@ -8,7 +8,6 @@ checked; an error answer is read back from the APIError the client raised.
 from __future__ import annotations
 
 import json
-import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +18,10 @@ import httpx
 import dataplatform
 from dataplatform import APIStatusError, DataPlatform
 
+from .match import MISSING, interpolate, json_text, lookup, mismatches, path_value, show
+
 CASES = Path(__file__).resolve().parents[4] / "spec" / "conformance"
 SETUP_PASSWORD = "correct horse battery staple"
-_WHOLE = re.compile(r"^\{\{\s*([$\w.-]+)\s*\}\}$")
-_PART = re.compile(r"\{\{\s*([$\w.-]+)\s*\}\}")
-_MISSING = object()
 
 
 def load_cases() -> List[Tuple[str, Dict[str, Any]]]:
@@ -32,146 +30,6 @@ def load_cases() -> List[Tuple[str, Dict[str, Any]]]:
     for file in sorted(CASES.glob("*/*.json")):
         found.append((str(file.relative_to(CASES).with_suffix("")), json.loads(file.read_text("utf-8"))))
     return found
-
-
-def path_value(root: Any, path: str) -> Any:
-    value = root
-    for part in path.split("."):
-        if isinstance(value, dict):
-            value = value.get(part, _MISSING)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return _MISSING
-        if value is _MISSING:
-            return _MISSING
-    return value
-
-
-def _lookup(variables: Dict[str, Any], path: str) -> Any:
-    value = path_value(variables, path)
-    if value is _MISSING:
-        raise LookupError(f"unknown variable {{{{{path}}}}}")
-    return value
-
-
-def _js(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def interpolate(value: Any, variables: Dict[str, Any]) -> Any:
-    if isinstance(value, str):
-        whole = _WHOLE.match(value)
-        if whole:
-            return _lookup(variables, whole.group(1))
-
-        def part(match: "re.Match[str]") -> str:
-            found = _lookup(variables, match.group(1))
-            return found if isinstance(found, str) else _js(found)
-
-        return _PART.sub(part, value)
-    if isinstance(value, list):
-        return [interpolate(item, variables) for item in value]
-    if isinstance(value, dict):
-        return {key: interpolate(item, variables) for key, item in value.items()}
-    return value
-
-
-def _type_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "undefined"
-
-
-def _equal(a: Any, b: Any) -> bool:
-    # JSON equality: true is not 1, and 1 equals 1.0.
-    if _type_of(a) != _type_of(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    return bool(a == b)
-
-
-def _show(value: Any) -> str:
-    text = "nothing" if value is _MISSING else _js(value)
-    return text[:300] + "…" if len(text) > 300 else text
-
-
-def _is_operator(matcher: Dict[str, Any]) -> bool:
-    return bool(matcher) and all(key.startswith("$") for key in matcher)
-
-
-def mismatches(actual: Any, matcher: Any, variables: Dict[str, Any], at: str) -> List[str]:
-    """Every way ``actual`` differs from ``matcher``, each naming where; empty when it matches."""
-    if isinstance(matcher, str):
-        expected = interpolate(matcher, variables)
-        return [] if _equal(actual, expected) else [f"{at}: expected {_show(expected)}, got {_show(actual)}"]
-    if isinstance(matcher, list):
-        if not isinstance(actual, list):
-            return [f"{at}: expected an array, got {_show(actual)}"]
-        if len(actual) != len(matcher):
-            return [f"{at}: expected {len(matcher)} items, got {len(actual)}"]
-        return [m for i, item in enumerate(matcher) for m in mismatches(actual[i], item, variables, f"{at}.{i}")]
-    if isinstance(matcher, dict):
-        if _is_operator(matcher):
-            return _operator_mismatches(actual, matcher, variables, at)
-        if not isinstance(actual, dict):
-            return [f"{at}: expected an object, got {_show(actual)}"]
-        out: List[str] = []
-        for key, sub in matcher.items():
-            if key not in actual:
-                absent = isinstance(sub, dict) and sub.get("$absent") is True
-                if not absent:
-                    out.append(f"{at}.{key}: missing, expected {_show(sub)}")
-                continue
-            out.extend(mismatches(actual[key], sub, variables, f"{at}.{key}"))
-        return out
-    return [] if _equal(actual, matcher) else [f"{at}: expected {_show(matcher)}, got {_show(actual)}"]
-
-
-def _operator_mismatches(actual: Any, operator: Dict[str, Any], variables: Dict[str, Any], at: str) -> List[str]:
-    out: List[str] = []
-    for name, argument in operator.items():
-        if name == "$any":
-            if actual is _MISSING:
-                out.append(f"{at}: missing")
-        elif name == "$absent":
-            if actual is not _MISSING:
-                out.append(f"{at}: expected nothing, got {_show(actual)}")
-        elif name == "$type":
-            kind = _type_of(actual) if actual is not _MISSING else "undefined"
-            if argument == "integer" and kind == "number" and float(actual).is_integer():
-                kind = "integer"
-            if kind != argument:
-                out.append(f"{at}: expected a value of type {argument}, got {_show(actual)}")
-        elif name == "$regex":
-            if not isinstance(actual, str) or not re.search(str(argument), actual):
-                out.append(f"{at}: expected a string matching /{argument}/, got {_show(actual)}")
-        elif name == "$length":
-            # JavaScript counts UTF-16 code units; so does the format.
-            length = len(actual.encode("utf-16-le")) // 2 if isinstance(actual, str) else (
-                len(actual) if isinstance(actual, list) else None
-            )
-            if length != argument:
-                out.append(f"{at}: expected length {argument}, got {_show(actual)}")
-        elif name == "$contains":
-            if not isinstance(actual, list) or not any(not mismatches(i, argument, variables, at) for i in actual):
-                out.append(f"{at}: expected an array with an item like {_show(argument)}, got {_show(actual)}")
-        else:
-            out.append(f"{at}: unknown matcher {name}")
-    return out
 
 
 @dataclass
@@ -192,14 +50,14 @@ def _send(client: DataPlatform, step: Dict[str, Any], variables: Dict[str, Any],
     if auth:
         kind = kinds.get(auth)
         if kind == "account":
-            headers["authorization"] = f"Bearer {_lookup(variables, auth + '.token')}"
+            headers["authorization"] = f"Bearer {lookup(variables, auth + '.token')}"
         elif kind == "key":
-            headers["x-api-key"] = str(_lookup(variables, auth + ".secret"))
+            headers["x-api-key"] = str(lookup(variables, auth + ".secret"))
         else:
             raise LookupError(f"auth names {auth}, which the setup does not make")
     content: Optional[bytes] = None
     if "json" in request:
-        content = _js(interpolate(request["json"], variables)).encode()
+        content = json_text(interpolate(request["json"], variables)).encode()
         headers["content-type"] = "application/json"
     elif "body" in request:
         content = (str(interpolate(request["body"], variables)) * request.get("repeatBody", 1)).encode()
@@ -218,7 +76,7 @@ def _send(client: DataPlatform, step: Dict[str, Any], variables: Dict[str, Any],
         _check_error_class(error)
         response = error.response
     text = response.text
-    body: Any = text if text else _MISSING
+    body: Any = text if text else MISSING
     if "json" in response.headers.get("content-type", "") and text:
         body = json.loads(text)
     return Answer(response.status_code, response.headers, body)
@@ -238,7 +96,7 @@ def _open_stream(client: DataPlatform, method: str, path: str, headers: Dict[str
         if response.status_code >= 400:
             response.read()
             return Answer(response.status_code, response.headers, json.loads(response.content))
-        return Answer(response.status_code, response.headers, _MISSING)
+        return Answer(response.status_code, response.headers, MISSING)
     finally:
         response.close()
 
@@ -268,7 +126,7 @@ def _check(step: Dict[str, Any], answer: Answer, variables: Dict[str, Any]) -> L
     elif "code" in expect:
         problems.append(f"code: expected {expect['code']}, but the answer is a success")
     for name, matcher in (expect.get("headers") or {}).items():
-        value = answer.headers.get(name, _MISSING)
+        value = answer.headers.get(name, MISSING)
         problems.extend(mismatches(value, matcher, variables, f"headers.{name.lower()}"))
     if "body" in expect:
         problems.extend(mismatches(answer.body, expect["body"], variables, "body"))
@@ -283,7 +141,7 @@ def _captured(answer: Answer, source: str) -> Any:
     if source.startswith("body."):
         return path_value(answer.body, source[len("body."):])
     if source.startswith("headers."):
-        return answer.headers.get(source[len("headers."):], _MISSING)
+        return answer.headers.get(source[len("headers."):], MISSING)
     raise ValueError(f"cannot capture {source}: use body, body.<path>, headers.<name> or status")
 
 
@@ -331,5 +189,5 @@ def run_case(case: Dict[str, Any], base_url: str) -> None:
                 request = f"{step['request']['method']} {step['request']['path']}"
                 raise ConformanceFailure(
                     f"{case['title']}\n{label}: {request}\n  " + "\n  ".join(problems)
-                    + f"\n  answer: {answer.status} {_show(answer.body)[:600]}"
+                    + f"\n  answer: {answer.status} {show(answer.body)[:600]}"
                 )

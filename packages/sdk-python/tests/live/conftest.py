@@ -13,9 +13,6 @@ from dataplatform import DataPlatform
 BASE_URL = os.environ.get("DATAPLATFORM_CONFORMANCE_URL")
 API_KEY = os.environ.get("DATAPLATFORM_LIVE_API_KEY")
 
-pytestmark = pytest.mark.skipif(not (BASE_URL and API_KEY), reason="no reference server for the live tests")
-
-
 @pytest.fixture
 def server() -> tuple[str, str]:
     if not (BASE_URL and API_KEY):
