@@ -113,6 +113,8 @@ class BaseClient:
         self.max_retries = DEFAULT_MAX_RETRIES if max_retries is None else max_retries
         self.max_retry_wait = MAX_RETRY_WAIT if max_retry_wait is None else max_retry_wait
         self._default_headers = dict(default_headers or {})
+        # Made once: httpx would build a Timeout from the number on every call.
+        self._timeout = httpx.Timeout(self.timeout)
         self._rate_limit: Optional[RateLimitInfo] = None
 
     @property
@@ -161,15 +163,15 @@ class BaseClient:
             data = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
             merged["content-type"] = "application/json"
         # A caller's header wins, and None removes one the client would send.
-        for source in (self._default_headers, headers or {}, opts.get("headers") or {}):
-            for name, value in source.items():
+        for source in (self._default_headers, headers, opts.get("headers")):
+            for name, value in (source or {}).items():
                 if value is None:
                     merged.pop(name.lower(), None)
                 else:
                     merged[name.lower()] = value
         if method not in ("GET", "HEAD"):
             merged["idempotency-key"] = opts.get("idempotency_key") or merged.get("idempotency-key") or str(uuid.uuid4())
-        timeout = opts.get("timeout", self.timeout)
+        timeout = httpx.Timeout(opts["timeout"]) if "timeout" in opts else self._timeout
         # httpx replaces a URL's own query with `params` when given, even an empty one.
         params = encode_query(query)
         request = http.build_request(

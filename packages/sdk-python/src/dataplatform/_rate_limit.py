@@ -19,9 +19,12 @@ class RateLimitInfo:
 
 def read_rate_limit(headers: httpx.Headers) -> Optional[RateLimitInfo]:
     """Reads ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset``; None when one is missing."""
+    limit = headers.get("ratelimit-limit")
+    if limit is None:  # most answers: keys without a limit, and routes that are not rate limited
+        return None
     try:
         return RateLimitInfo(
-            limit=int(headers["ratelimit-limit"]),
+            limit=int(limit),
             remaining=int(headers["ratelimit-remaining"]),
             reset_seconds=int(headers["ratelimit-reset"]),
         )
