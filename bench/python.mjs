@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:python`: GET by id through the Python client against raw httpx on the same connection pool, side by
  * side in one run (sync with threads, async with tasks), on the reference server (SQLite). Writes its section of
- * docs/benchmarks.md. Options: --rounds 5 --seconds 3 --threads 4 --tasks 16 --skip-build --out docs/benchmarks.md
+ * docs/benchmarks.md. Options: --rounds 5 --seconds 3 --threads 4 --tasks 4 --skip-build --out docs/benchmarks.md
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '3' },
     threads: { type: 'string', default: '4' },
-    tasks: { type: 'string', default: '16' },
+    tasks: { type: 'string', default: '4' },
     'skip-build': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
   },
