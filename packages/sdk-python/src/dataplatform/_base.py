@@ -117,6 +117,18 @@ class BaseClient:
         self._timeout = httpx.Timeout(self.timeout)
         self._rate_limit: Optional[RateLimitInfo] = None
 
+    def _options(self) -> Dict[str, Any]:
+        """The options this client was made with, as resolved (environment included)."""
+        return {
+            "api_key": self.api_key,
+            "token": self._token,
+            "base_url": self.base_url,
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+            "max_retry_wait": self.max_retry_wait,
+            "default_headers": self._default_headers,
+        }
+
     @property
     def token(self) -> Optional[str]:
         """The bearer token in use, if any."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 import httpx
 
@@ -50,6 +50,10 @@ class DataPlatform(SyncAPIClient, SyncResources):
     def __enter__(self) -> DataPlatform:
         return self
 
+    def with_options(self, **changes: Any) -> DataPlatform:
+        """A client with these options changed and the same connection pool: ``client.with_options(timeout=5)``."""
+        return DataPlatform(**{**self._options(), "http_client": self._http, **changes})
+
 
 class AsyncDataPlatform(AsyncAPIClient, AsyncResources):
     """The dataplatform API client for asyncio, with the same options and resources as ``DataPlatform``.
@@ -87,3 +91,7 @@ class AsyncDataPlatform(AsyncAPIClient, AsyncResources):
 
     async def __aenter__(self) -> AsyncDataPlatform:
         return self
+
+    def with_options(self, **changes: Any) -> AsyncDataPlatform:
+        """A client with these options changed and the same connection pool: ``client.with_options(timeout=5)``."""
+        return AsyncDataPlatform(**{**self._options(), "http_client": self._http, **changes})

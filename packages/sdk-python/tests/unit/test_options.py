@@ -104,3 +104,14 @@ def test_rate_limit_headers_are_remembered() -> None:
     assert client.rate_limit is None
     client.data.get("orders", "a")
     assert client.rate_limit is not None and client.rate_limit.remaining == 7
+
+
+@respx.mock
+def test_with_options_changes_only_what_it_names() -> None:
+    route = respx.get("http://h.test/api/v1/data/orders/a").respond(200, json={})
+    client = DataPlatform(base_url="http://h.test", api_key="svc_k", max_retries=5)
+    other = client.with_options(api_key="svc_other", timeout=5)
+    other.data.get("orders", "a")
+    assert route.calls.last.request.headers["x-api-key"] == "svc_other"
+    assert (other.timeout, other.max_retries, other.base_url) == (5, 5, "http://h.test")
+    assert client.api_key == "svc_k"
