@@ -10,6 +10,8 @@ import { modelsModule, pythonName } from './types.js';
  */
 const HAND_WRITTEN: Record<string, { module: string; sync: string; async: string }> = {
   data: { module: '..resources.data', sync: 'Data', async: 'AsyncData' },
+  // `signin(..., store_token=True)`: the client sends the new session's token from then on.
+  auth: { module: '..resources.auth', sync: 'Auth', async: 'AsyncAuth' },
 };
 
 const HEADER =

@@ -115,3 +115,17 @@ def test_with_options_changes_only_what_it_names() -> None:
     assert route.calls.last.request.headers["x-api-key"] == "svc_other"
     assert (other.timeout, other.max_retries, other.base_url) == (5, 5, "http://h.test")
     assert client.api_key == "svc_k"
+
+
+@respx.mock
+def test_signing_in_with_store_token_sends_the_session_from_then_on() -> None:
+    session = {"user": {}, "token": "jwt_new", "expiresAt": "2030-01-01T00:00:00Z"}
+    respx.post("http://h.test/api/auth/signin").respond(200, json=session)
+    me = respx.get("http://h.test/api/auth/me").respond(200, json={})
+    client = DataPlatform(base_url="http://h.test")
+    client.auth.signin({"email": "a@example.com", "password": "pw"})
+    client.auth.me()
+    assert "authorization" not in me.calls.last.request.headers
+    client.auth.signin({"email": "a@example.com", "password": "pw"}, store_token=True)
+    client.auth.me()
+    assert me.calls.last.request.headers["authorization"] == "Bearer jwt_new"

@@ -6,14 +6,15 @@ from __future__ import annotations
 from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
-from .resources import AsyncAuthResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, AuthResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
+from ..resources.auth import Auth, AsyncAuth
+from .resources import AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
     """The resources of `DataPlatform`."""
 
     data: Data
-    auth: AuthResource
+    auth: Auth
     webauthn: WebauthnResource
     settings: SettingsResource
     logs: LogsResource
@@ -24,7 +25,7 @@ class SyncResources:
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
-        self.auth = AuthResource(client)
+        self.auth = Auth(client)
         self.webauthn = WebauthnResource(client)
         self.settings = SettingsResource(client)
         self.logs = LogsResource(client)
@@ -38,7 +39,7 @@ class AsyncResources:
     """The resources of `AsyncDataPlatform`."""
 
     data: AsyncData
-    auth: AsyncAuthResource
+    auth: AsyncAuth
     webauthn: AsyncWebauthnResource
     settings: AsyncSettingsResource
     logs: AsyncLogsResource
@@ -49,7 +50,7 @@ class AsyncResources:
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
-        self.auth = AsyncAuthResource(client)
+        self.auth = AsyncAuth(client)
         self.webauthn = AsyncWebauthnResource(client)
         self.settings = AsyncSettingsResource(client)
         self.logs = AsyncLogsResource(client)
