@@ -98,7 +98,9 @@ export async function startPocketBase(binary, dir) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = once(child, 'exit');
-  process.on('exit', () => child.kill('SIGKILL'));
+  const killAtExit = () => child.kill('SIGKILL');
+  process.on('exit', killAtExit);
+  exited.then(() => process.off('exit', killAtExit));
   try {
     const startMs = await firstAnswer(child, `${url}/api/health`, started);
     return {
