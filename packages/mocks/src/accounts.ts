@@ -1,5 +1,6 @@
 import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
+import { ClusterModel } from './clusters.js';
 import { DeviceModel } from './devices.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
@@ -96,6 +97,8 @@ export class AccountModel {
   readonly passkeys = new PasskeyModel(this);
   /** Device sign-ins (RFC 8628). */
   readonly devices = new DeviceModel(this);
+  /** The users' clusters. */
+  readonly clusters = new ClusterModel();
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -106,6 +109,7 @@ export class AccountModel {
     this.#outbox.length = 0;
     this.passkeys.clear();
     this.devices.clear();
+    this.clusters.clear();
   }
 
   /** Copies of the messages sent so far, oldest first. */

@@ -182,6 +182,7 @@ export type ErrorCode =
   | 'insufficient_scope'
   | 'ip_blocked'
   | 'forbidden'
+  | 'plan_limit'
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -213,10 +214,12 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import';
+  kind: 'import' | 'cluster.delete';
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
-  input: { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean };
+  input:
+    | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
+    | { clusterId: string };
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -231,15 +234,12 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import';
+    kind: 'import' | 'cluster.delete';
     status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
-    input: {
-      collection: string;
-      format: 'ndjson' | 'json' | 'csv';
-      onError: 'abort' | 'skip';
-      infer: boolean;
-    };
+    input:
+      | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
+      | { clusterId: string };
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];

@@ -19,6 +19,7 @@ import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { batchHandlers } from './routes/batch.js';
+import { clusterHandlers } from './routes/clusters.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
@@ -36,6 +37,8 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { ClusterDeletions } from './services/cluster-deletions.js';
+import { ClusterService } from './services/clusters.js';
 import { DeviceSignIn } from './services/device-sign-in.js';
 import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
@@ -56,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook machinery; its delivery worker is started by `startServer`. */
     webhooks: WebhookRuntime;
+    /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
+    clusterDeletions: ClusterDeletions;
   }
 }
 
@@ -156,6 +161,11 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => webhooks.close());
 
+  const deletions = new ClusterDeletions(storage, app.log);
+  app.decorate('clusterDeletions', deletions);
+  app.addHook('onClose', () => deletions.close());
+  await deletions.resumeUnfinished();
+
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
   serveRoutes(
@@ -178,6 +188,7 @@ export async function buildApp(
       ...webauthnHandlers(new PasskeyService(storage, accounts, activity, relyingParty)),
       ...settingsHandlers(new SettingsService(storage, activity)),
       ...logsHandlers(activity),
+      ...clusterHandlers(new ClusterService(storage, config.regions, deletions)),
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
     },
