@@ -18,6 +18,8 @@ export interface MockMail {
   text: string;
   /** The reset token of a password-reset message. */
   resetToken?: string;
+  /** The token of a cluster invitation. */
+  invitationToken?: string;
 }
 
 /** A signed-in session of a mock user. */
@@ -110,6 +112,11 @@ export class AccountModel {
     this.passkeys.clear();
     this.devices.clear();
     this.clusters.clear();
+  }
+
+  /** Records a message as sent (the clusters' invitations). */
+  send(mail: MockMail): void {
+    this.#outbox.push(mail);
   }
 
   /** Copies of the messages sent so far, oldest first. */

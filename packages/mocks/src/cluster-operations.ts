@@ -1,4 +1,4 @@
-import type { ClusterTier, clusterRoutes } from '@dataplatform/contract';
+import type { ClusterRole, ClusterTier, clusterRoutes, memberRoutes } from '@dataplatform/contract';
 import type { Answer } from './answers.js';
 import { planOf } from './clusters.js';
 import type { Operation } from './document-operations.js';
@@ -44,3 +44,60 @@ export const clusterOperations: Record<RouteId, Operation> = {
   'clusters.resume': operation((c, m, p) => m.move(c.userId, p, c.id, 'running')),
   'clusters.delete': operation((c, m, p) => m.delete(c.userId, p, c.id), 202),
 };
+
+type MemberRouteId = (typeof memberRoutes)[number]['id'];
+
+/** The behaviour of the member and invitation routes, as on the server; invitations go to the mock outbox. */
+export const memberOperations: Record<MemberRouteId, Operation> = {
+  'clusters.members.list': (input) => {
+    const { account, userId, plan } = context(input);
+    const emailOf = (id: string) => account.model.user(id).email;
+    return { status: 200, body: account.model.clusters.members(userId, plan, input.params.id!, emailOf) };
+  },
+  'clusters.invitations.create': (input) => {
+    const { account, userId, plan } = context(input);
+    const emailOf = (id: string) => account.model.user(id).email;
+    const body = input.body as { email: string; role: ClusterRole };
+    const sent = account.model.clusters.invite(userId, plan, input.params.id!, body, emailOf);
+    account.model.send({
+      to: sent.invitation.email,
+      subject: `You are invited to the dataplatform cluster ${sent.clusterName}`,
+      text: `Open this link within 7 days:\nhttp://localhost:5000/clusters/invitations/accept?token=${sent.token}\n`,
+      invitationToken: sent.token,
+    });
+    return { status: 201, body: sent.invitation };
+  },
+  'clusters.invitations.accept': (input) => {
+    const { account, userId } = context(input);
+    const user = account.model.user(userId);
+    const { token } = input.body as { token: string };
+    return { status: 200, body: account.model.clusters.accept({ id: userId, email: user.email }, token) };
+  },
+  'clusters.members.update': (input) => {
+    const { account, userId, plan } = context(input);
+    const memberId = input.params.userId!;
+    const { role } = input.body as { role: ClusterRole };
+    const email =
+      account.model.clusters
+        .members(userId, plan, input.params.id!, (id) => account.model.user(id).email)
+        .data.find((m) => m.userId === memberId)?.email ?? '';
+    return {
+      status: 200,
+      body: account.model.clusters.setRole(userId, plan, input.params.id!, memberId, role, email),
+    };
+  },
+  'clusters.members.delete': (input) => {
+    const { account, userId, plan } = context(input);
+    return {
+      status: 200,
+      body: account.model.clusters.remove(userId, plan, input.params.id!, input.params.userId!),
+    };
+  },
+};
+
+function context(input: OperationInput) {
+  const account = input.account;
+  if (!account?.session) throw new Error('cluster routes need a session');
+  const userId = account.session.userId;
+  return { account, userId, plan: planOf(account.model.billing(userId)) };
+}

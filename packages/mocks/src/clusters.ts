@@ -1,4 +1,5 @@
 import {
+  type ClusterAction,
   type ClusterRole,
   type ClusterTier,
   checkClusterAccess,
@@ -7,6 +8,7 @@ import {
   checkTierAllowed,
   clusterNotFound,
   defaultTier,
+  type Invitation,
   type Plan,
   type PlanOfAccount,
   type Violation,
@@ -40,6 +42,7 @@ function reject(violation: Violation | null): void {
  */
 export class ClusterModel {
   readonly #clusters = new Map<string, MockCluster>();
+  readonly #invitations = new Map<string, Invitation & { used: boolean }>();
   /** Default clusters deleted, so that they are not made again. */
   readonly #deleted = new Set<string>();
   readonly #id = createIdGenerator();
@@ -47,6 +50,7 @@ export class ClusterModel {
   clear(): void {
     this.#clusters.clear();
     this.#deleted.clear();
+    this.#invitations.clear();
   }
 
   create(
@@ -133,7 +137,113 @@ export class ClusterModel {
     };
   }
 
-  #require(userId: string, account: PlanOfAccount, id: string, action: 'read' | 'manage' | 'delete') {
+  members(userId: string, account: PlanOfAccount, id: string, emailOf: (userId: string) => string) {
+    const cluster = this.#require(userId, account, id, 'read');
+    const data = [...cluster.members].map(([member, role]) => ({
+      userId: member,
+      email: emailOf(member),
+      role,
+    }));
+    data.sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner'));
+    return { data };
+  }
+
+  /** Stores an invitation and returns it with its token (which the caller mails). */
+  invite(
+    userId: string,
+    account: PlanOfAccount,
+    id: string,
+    input: { email: string; role: ClusterRole },
+    emailOf: (userId: string) => string,
+  ) {
+    const cluster = this.#require(userId, account, id, 'members');
+    const inviter = cluster.members.get(userId)!;
+    if (input.role === 'owner' && inviter !== 'owner')
+      throw new ApiError('forbidden', 'Only an owner may invite an owner', {
+        role: inviter,
+        action: 'members',
+      });
+    const email = input.email.trim().toLowerCase();
+    if ([...cluster.members.keys()].some((member) => emailOf(member) === email))
+      throw new ApiError('conflict', `${email} is already a member of this cluster`);
+    const token = `inv_${this.#id()}${this.#id()}`;
+    const now = Date.now();
+    const invitation = {
+      _id: `inv_${this.#id()}`,
+      clusterId: id,
+      email,
+      role: input.role,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + 7 * 86_400_000).toISOString(),
+    };
+    this.#invitations.set(token, { ...invitation, used: false });
+    return { invitation, token, clusterName: cluster.name };
+  }
+
+  accept(user: { id: string; email: string }, token: string) {
+    const found = this.#invitations.get(token);
+    const refuse = (message: string) =>
+      new ApiError('validation_error', message, { in: 'body', field: 'token' });
+    if (!found) throw refuse('The invitation token is unknown');
+    if (found.used) throw refuse('The invitation was already used');
+    if (Date.parse(found.expiresAt) <= Date.now()) throw refuse('The invitation has expired');
+    if (found.email !== user.email) throw refuse('The invitation was sent to another e-mail address');
+    const cluster = this.#clusters.get(found.clusterId);
+    if (!cluster) throw refuse('The invitation token is unknown');
+    if (cluster.members.has(user.id))
+      throw new ApiError('conflict', 'You are already a member of this cluster');
+    found.used = true;
+    cluster.members.set(user.id, found.role);
+    return { userId: user.id, email: user.email, role: found.role };
+  }
+
+  setRole(
+    userId: string,
+    account: PlanOfAccount,
+    id: string,
+    memberId: string,
+    role: ClusterRole,
+    email: string,
+  ) {
+    const cluster = this.#require(userId, account, id, 'members');
+    const caller = cluster.members.get(userId)!;
+    const current = cluster.members.get(memberId);
+    if (!current)
+      throw new ApiError('not_found', `No member "${memberId}" in this cluster`, { userId: memberId });
+    if ((role === 'owner' || current === 'owner') && caller !== 'owner')
+      throw new ApiError('forbidden', 'Only an owner may make or unmake an owner', {
+        role: caller,
+        action: 'members',
+      });
+    if (current === 'owner' && role !== 'owner' && this.#owners(cluster) === 1)
+      throw new ApiError('conflict', 'Cannot demote the last owner: make another member owner first');
+    cluster.members.set(memberId, role);
+    return { userId: memberId, email, role };
+  }
+
+  remove(userId: string, account: PlanOfAccount, id: string, memberId: string) {
+    const leaving = userId === memberId;
+    const cluster = this.#require(userId, account, id, leaving ? 'read' : 'members');
+    const caller = cluster.members.get(userId)!;
+    const current = cluster.members.get(memberId);
+    if (!current)
+      throw new ApiError('not_found', `No member "${memberId}" in this cluster`, { userId: memberId });
+    if (!leaving && current === 'owner' && caller !== 'owner')
+      throw new ApiError('forbidden', 'Only an owner may remove an owner', {
+        role: caller,
+        action: 'members',
+      });
+    if (current === 'owner' && this.#owners(cluster) === 1)
+      throw new ApiError('conflict', 'Cannot remove the last owner: make another member owner first');
+    cluster.members.delete(memberId);
+    return { _id: memberId, deleted: true as const };
+  }
+
+  #owners(cluster: MockCluster): number {
+    return [...cluster.members.values()].filter((role) => role === 'owner').length;
+  }
+
+  #require(userId: string, account: PlanOfAccount, id: string, action: ClusterAction) {
     this.#ensureDefault(userId, account);
     const cluster = this.#clusters.get(id);
     const role = cluster?.members.get(userId);

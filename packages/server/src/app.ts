@@ -19,7 +19,7 @@ import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { batchHandlers } from './routes/batch.js';
-import { clusterHandlers } from './routes/clusters.js';
+import { clusterHandlers, memberHandlers } from './routes/clusters.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
@@ -38,6 +38,7 @@ import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { ClusterDeletions } from './services/cluster-deletions.js';
+import { ClusterMembers } from './services/cluster-members.js';
 import { ClusterService } from './services/clusters.js';
 import { DeviceSignIn } from './services/device-sign-in.js';
 import { DocumentService } from './services/documents.js';
@@ -189,6 +190,9 @@ export async function buildApp(
       ...settingsHandlers(new SettingsService(storage, activity)),
       ...logsHandlers(activity),
       ...clusterHandlers(new ClusterService(storage, config.regions, deletions)),
+      ...memberHandlers(
+        new ClusterMembers(storage, mailer, () => (config.appUrl ?? ownUrl(app)).replace(/\/+$/, '')),
+      ),
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
     },

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
-import { clusterRoutes } from './clusters.js';
+import { clusterRoutes, memberRoutes } from './clusters.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
@@ -43,6 +43,7 @@ export const routes: readonly RouteDefinition[] = [
   ...logsRoutes,
   ...jobsRoutes,
   ...clusterRoutes,
+  ...memberRoutes,
   ...keysRoutes,
   ...robotsRoutes,
   ...webhookRoutes,
@@ -62,6 +63,7 @@ export type RouteId =
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
   | (typeof clusterRoutes)[number]['id']
+  | (typeof memberRoutes)[number]['id']
   | (typeof keysRoutes)[number]['id']
   | (typeof robotsRoutes)[number]['id']
   | (typeof webhookRoutes)[number]['id'];

@@ -10,14 +10,9 @@ const ClusterName = label(100).meta({ description: 'Free-text name', example: 'p
 export const ClusterCreate = z
   .strictObject({
     name: ClusterName,
-    region: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({
-        description: 'One of the regions the server offers (`DATAPLATFORM_REGIONS`); the first when left out',
-      }),
+    region: z.string().min(1).max(64).optional().meta({
+      description: 'One of the regions the server offers (`DATAPLATFORM_REGIONS`); the first when left out',
+    }),
     tier: z
       .enum(CLUSTER_TIERS)
       .optional()

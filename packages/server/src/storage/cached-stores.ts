@@ -20,7 +20,14 @@ export function withAuthCache(engine: EngineStorage): Storage {
     // Deleting a robot deletes its keys.
     robots: emptyingOn(robots, cache, ['create', 'delete']),
     // A key's record carries its cluster's status and its owner's role there; a deletion removes the keys.
-    clusters: emptyingOn(clusters, cache, ['setStatus', 'startDeletion', 'purgeStep']),
+    clusters: emptyingOn(clusters, cache, [
+      'setStatus',
+      'startDeletion',
+      'purgeStep',
+      'setRole',
+      'removeMember',
+      'accept',
+    ]),
     async close() {
       await authChanges.close();
       await close();

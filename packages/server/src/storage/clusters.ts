@@ -34,6 +34,36 @@ export interface Membership {
   role: ClusterRole;
 }
 
+/** A member as the API lists them. */
+export interface MemberRow {
+  userId: string;
+  email: string;
+  role: ClusterRole;
+}
+
+/** An invitation to store: its token only as a hash. */
+export interface NewInvitation {
+  id: string;
+  tokenHash: string;
+  clusterId: string;
+  email: string;
+  role: ClusterRole;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** An invitation as stored (never its token). */
+export type InvitationRow = Omit<NewInvitation, 'tokenHash' | 'invitedBy'>;
+
+/** Why an invitation could not be taken, or the membership it gave. */
+export type InvitationOutcome =
+  | { ok: true; member: MemberRow; clusterId: string }
+  | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'other_email' | 'member' };
+
+/** What a role change or a removal did; `last_owner` when it would have left the cluster without an owner. */
+export type MemberChange = 'done' | 'not_member' | 'last_owner';
+
 /** What one step of a purge removed, and whether the cluster is now empty. */
 export interface PurgeStep {
   removed: number;
@@ -79,4 +109,20 @@ export interface ClusterStore {
    * jobs, members, invitations), leaving the tombstone and the deletion job.
    */
   purgeStep(clusterId: string, deletionJobId: string, limit: number): Promise<PurgeStep>;
+  /** The members with their e-mail addresses, owners first. */
+  members(clusterId: string): Promise<MemberRow[]>;
+  /** Gives a member another role, unless that leaves no owner (checked in the same transaction). */
+  setRole(clusterId: string, userId: string, role: ClusterRole): Promise<MemberChange>;
+  /**
+   * Removes a member and, in the same transaction, their keys and their robots' keys in the cluster (unknown at
+   * once); unless they are its last owner.
+   */
+  removeMember(clusterId: string, userId: string): Promise<MemberChange>;
+  /** Stores an invitation; false when the address already belongs to a member. */
+  invite(invitation: NewInvitation): Promise<boolean>;
+  /**
+   * Takes an invitation for the user with this e-mail address at `now`: single use, before it expires, for the
+   * invited address only; the user joins with the invited role in the same transaction.
+   */
+  accept(tokenHash: string, user: { id: string; email: string }, now: string): Promise<InvitationOutcome>;
 }

@@ -4,8 +4,12 @@ import type {
   ClusterRow,
   ClusterStatus,
   ClusterStore,
+  InvitationOutcome,
+  MemberChange,
+  MemberRow,
   Membership,
   NewCluster,
+  NewInvitation,
   PurgeStep,
 } from '../clusters.js';
 import { progressValues } from '../job-rows.js';
@@ -131,5 +135,98 @@ export class PostgresClusters implements ClusterStore {
       return counts.reduce((sum, result) => sum + result.count, 0);
     });
     return { removed, done: true };
+  }
+
+  async members(clusterId: string): Promise<MemberRow[]> {
+    return this.sql<MemberRow[]>`
+      SELECT m.user_id AS "userId", u.email, m.role FROM cluster_members m JOIN users u ON u.id = m.user_id
+      WHERE m.cluster_id = ${clusterId} ORDER BY m.role = 'owner' DESC, m.created_at, m.user_id`;
+  }
+
+  /**
+   * Runs `change` on a member with the owners of the cluster locked, so that two changes at once cannot both
+   * take away an owner and leave none.
+   */
+  private changeMember(
+    clusterId: string,
+    userId: string,
+    leavesOwnership: (current: ClusterRole) => boolean,
+    change: (tx: Sql) => Promise<unknown>,
+  ): Promise<MemberChange> {
+    return this.sql.begin(async (tx): Promise<MemberChange> => {
+      const members = await tx<{ userId: string; role: ClusterRole }[]>`
+        SELECT user_id AS "userId", role FROM cluster_members WHERE cluster_id = ${clusterId}
+        AND (user_id = ${userId} OR role = 'owner') FOR UPDATE`;
+      const current = members.find((m) => m.userId === userId)?.role;
+      if (!current) return 'not_member';
+      const owners = members.filter((m) => m.role === 'owner').length;
+      if (current === 'owner' && leavesOwnership(current) && owners === 1) return 'last_owner';
+      await change(tx as unknown as Sql);
+      return 'done';
+    });
+  }
+
+  setRole(clusterId: string, userId: string, role: ClusterRole): Promise<MemberChange> {
+    return this.changeMember(
+      clusterId,
+      userId,
+      () => role !== 'owner',
+      (tx) =>
+        tx`UPDATE cluster_members SET role = ${role} WHERE cluster_id = ${clusterId} AND user_id = ${userId}`,
+    );
+  }
+
+  removeMember(clusterId: string, userId: string): Promise<MemberChange> {
+    return this.changeMember(
+      clusterId,
+      userId,
+      () => true,
+      async (tx) => {
+        await tx`DELETE FROM cluster_members WHERE cluster_id = ${clusterId} AND user_id = ${userId}`;
+        await tx`DELETE FROM api_keys WHERE cluster_id = ${clusterId} AND owner_id = ${userId}`;
+      },
+    );
+  }
+
+  async invite(invitation: NewInvitation): Promise<boolean> {
+    const rows = await this.sql`
+      INSERT INTO cluster_invitations (id, token_hash, cluster_id, email, role, invited_by, created_at, expires_at)
+      SELECT ${invitation.id}, ${invitation.tokenHash}, ${invitation.clusterId}, ${invitation.email}, ${invitation.role},
+             ${invitation.invitedBy}, ${invitation.createdAt}, ${invitation.expiresAt}
+      WHERE NOT EXISTS (SELECT 1 FROM cluster_members m JOIN users u ON u.id = m.user_id
+                        WHERE m.cluster_id = ${invitation.clusterId} AND u.email = ${invitation.email})`;
+    return rows.count === 1;
+  }
+
+  async accept(
+    tokenHash: string,
+    user: { id: string; email: string },
+    now: string,
+  ): Promise<InvitationOutcome> {
+    return this.sql.begin(async (tx): Promise<InvitationOutcome> => {
+      const [found] = await tx<
+        {
+          clusterId: string;
+          email: string;
+          role: ClusterRole;
+          expiresAt: string;
+          acceptedAt: string | null;
+        }[]
+      >`SELECT cluster_id AS "clusterId", email, role, expires_at AS "expiresAt", accepted_at AS "acceptedAt"
+        FROM cluster_invitations WHERE token_hash = ${tokenHash} FOR UPDATE`;
+      if (!found) return { ok: false, reason: 'unknown' };
+      if (found.acceptedAt !== null) return { ok: false, reason: 'used' };
+      if (found.expiresAt <= now) return { ok: false, reason: 'expired' };
+      if (found.email !== user.email) return { ok: false, reason: 'other_email' };
+      const joined = await tx`INSERT INTO cluster_members (cluster_id, user_id, role, created_at)
+        VALUES (${found.clusterId}, ${user.id}, ${found.role}, ${now}) ON CONFLICT DO NOTHING`;
+      if (joined.count === 0) return { ok: false, reason: 'member' };
+      await tx`UPDATE cluster_invitations SET accepted_at = ${now} WHERE token_hash = ${tokenHash}`;
+      return {
+        ok: true,
+        clusterId: found.clusterId,
+        member: { userId: user.id, email: user.email, role: found.role },
+      };
+    });
   }
 }

@@ -4,8 +4,12 @@ import type {
   ClusterRow,
   ClusterStatus,
   ClusterStore,
+  InvitationOutcome,
+  MemberChange,
+  MemberRow,
   Membership,
   NewCluster,
+  NewInvitation,
   PurgeStep,
 } from '../clusters.js';
 import { progressValues } from '../job-rows.js';
@@ -67,6 +71,35 @@ export class SqliteClusters implements ClusterStore {
       someDocuments: db.prepare(
         `DELETE FROM documents WHERE rowid IN (
            SELECT d.rowid FROM documents d JOIN collections k ON k.id = d.collection_id WHERE k.cluster_id = ? LIMIT ?)`,
+      ),
+      members: db.prepare<[string], MemberRow>(
+        `SELECT m.user_id AS userId, u.email, m.role FROM cluster_members m JOIN users u ON u.id = m.user_id
+         WHERE m.cluster_id = ? ORDER BY m.role = 'owner' DESC, m.created_at, m.user_id`,
+      ),
+      owners: db.prepare<[string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM cluster_members WHERE cluster_id = ? AND role = 'owner'",
+      ),
+      setRole: db.prepare('UPDATE cluster_members SET role = ? WHERE cluster_id = ? AND user_id = ?'),
+      removeMember: db.prepare('DELETE FROM cluster_members WHERE cluster_id = ? AND user_id = ?'),
+      removeMemberKeys: db.prepare('DELETE FROM api_keys WHERE cluster_id = ? AND owner_id = ?'),
+      memberByEmail: db.prepare<[string, string], { one: number }>(
+        `SELECT 1 AS one FROM cluster_members m JOIN users u ON u.id = m.user_id
+         WHERE m.cluster_id = ? AND u.email = ?`,
+      ),
+      insertInvitation: db.prepare(
+        `INSERT INTO cluster_invitations (id, token_hash, cluster_id, email, role, invited_by, created_at, expires_at)
+         VALUES (@id, @tokenHash, @clusterId, @email, @role, @invitedBy, @createdAt, @expiresAt)`,
+      ),
+      invitation: db.prepare<
+        [string],
+        { clusterId: string; email: string; role: ClusterRole; expiresAt: string; acceptedAt: string | null }
+      >(
+        `SELECT cluster_id AS clusterId, email, role, expires_at AS expiresAt, accepted_at AS acceptedAt
+         FROM cluster_invitations WHERE token_hash = ?`,
+      ),
+      useInvitation: db.prepare('UPDATE cluster_invitations SET accepted_at = ? WHERE token_hash = ?'),
+      insertMember: db.prepare(
+        'INSERT INTO cluster_members (cluster_id, user_id, role, created_at) VALUES (?, ?, ?, ?)',
       ),
     };
   }
@@ -140,6 +173,62 @@ export class SqliteClusters implements ClusterStore {
       return n;
     })();
     return { removed: rest, done: true };
+  }
+
+  async members(clusterId: string): Promise<MemberRow[]> {
+    return this.stmt.members.all(clusterId);
+  }
+
+  async setRole(clusterId: string, userId: string, role: ClusterRole): Promise<MemberChange> {
+    return this.db.transaction((): MemberChange => {
+      const current = this.stmt.role.get(clusterId, userId)?.role;
+      if (!current) return 'not_member';
+      if (current === 'owner' && role !== 'owner' && this.stmt.owners.get(clusterId)!.n === 1)
+        return 'last_owner';
+      this.stmt.setRole.run(role, clusterId, userId);
+      return 'done';
+    })();
+  }
+
+  async removeMember(clusterId: string, userId: string): Promise<MemberChange> {
+    return this.db.transaction((): MemberChange => {
+      const current = this.stmt.role.get(clusterId, userId)?.role;
+      if (!current) return 'not_member';
+      if (current === 'owner' && this.stmt.owners.get(clusterId)!.n === 1) return 'last_owner';
+      this.stmt.removeMember.run(clusterId, userId);
+      this.stmt.removeMemberKeys.run(clusterId, userId);
+      return 'done';
+    })();
+  }
+
+  async invite(invitation: NewInvitation): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (this.stmt.memberByEmail.get(invitation.clusterId, invitation.email)) return false;
+      this.stmt.insertInvitation.run(invitation);
+      return true;
+    })();
+  }
+
+  async accept(
+    tokenHash: string,
+    user: { id: string; email: string },
+    now: string,
+  ): Promise<InvitationOutcome> {
+    return this.db.transaction((): InvitationOutcome => {
+      const found = this.stmt.invitation.get(tokenHash);
+      if (!found) return { ok: false, reason: 'unknown' };
+      if (found.acceptedAt !== null) return { ok: false, reason: 'used' };
+      if (found.expiresAt <= now) return { ok: false, reason: 'expired' };
+      if (found.email !== user.email) return { ok: false, reason: 'other_email' };
+      if (this.stmt.role.get(found.clusterId, user.id)) return { ok: false, reason: 'member' };
+      this.stmt.useInvitation.run(now, tokenHash);
+      this.stmt.insertMember.run(found.clusterId, user.id, found.role, now);
+      return {
+        ok: true,
+        clusterId: found.clusterId,
+        member: { userId: user.id, email: user.email, role: found.role },
+      };
+    })();
   }
 }
 
