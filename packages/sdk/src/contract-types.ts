@@ -120,6 +120,63 @@ export type BillingAccount = {
   status: string;
 };
 
+/** A cluster. */
+export type Cluster = {
+  _id: string;
+  name: string;
+  region: string;
+  tier: 'free' | 'starter' | 'team' | 'enterprise';
+  status: 'paused' | 'creating' | 'running' | 'deleting';
+  createdAt: string;
+  documentCount: number;
+  storageBytes: number;
+};
+
+/** A request to create a cluster. */
+export type ClusterCreate = {
+  name: string;
+  region?: string | undefined;
+  tier?: 'free' | 'starter' | 'team' | 'enterprise' | undefined;
+};
+
+/** A page of clusters. */
+export type ClusterList = {
+  data: {
+    _id: string;
+    name: string;
+    region: string;
+    tier: 'free' | 'starter' | 'team' | 'enterprise';
+    status: 'paused' | 'creating' | 'running' | 'deleting';
+    createdAt: string;
+    documentCount: number;
+    storageBytes: number;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
+
+/** A member of a cluster. */
+export type ClusterMember = {
+  userId: string;
+  email: string;
+  role: 'admin' | 'owner' | 'developer' | 'viewer';
+};
+
+/** The members of a cluster. */
+export type ClusterMemberList = {
+  data: { userId: string; email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' }[];
+};
+
+/** A member's role in a cluster. */
+export type ClusterRole = 'admin' | 'owner' | 'developer' | 'viewer';
+
+/** A change of a cluster. */
+export type ClusterUpdate = {
+  name?: string | undefined;
+  tier?: 'free' | 'starter' | 'team' | 'enterprise' | undefined;
+};
+
 /** The translated collection query. */
 export type CollectionQuery = {
   collection: string;
@@ -208,6 +265,19 @@ export type ErrorResponse = { error: string; code: string; requestId: string; de
 /** An import format: NDJSON (one object per line), a JSON array of objects, or CSV with a header row. */
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
 
+/** An invitation. */
+export type Invitation = {
+  _id: string;
+  clusterId: string;
+  email: string;
+  role: 'admin' | 'owner' | 'developer' | 'viewer';
+  createdAt: string;
+  expiresAt: string;
+};
+
+/** A request to invite someone to a cluster. */
+export type InvitationCreate = { email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' };
+
 /** The IP allowlist as the API answers it. */
 export type IpAllowlist = { entries: string[]; clientIp: string };
 
@@ -215,7 +285,7 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 export type Job = {
   _id: string;
   kind: 'import' | 'cluster.delete';
-  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
     | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
@@ -235,7 +305,7 @@ export type JobList = {
   data: {
     _id: string;
     kind: 'import' | 'cluster.delete';
-    status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+    status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
       | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
@@ -258,7 +328,7 @@ export type JobList = {
 export type JobRowError = { line: number; code: string; message: string };
 
 /** A job status. */
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type JobStatus = 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Answer of logout and logout-all. */
 export type LoggedOut = { sessionsEnded: number };

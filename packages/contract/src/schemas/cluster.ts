@@ -98,3 +98,9 @@ export type ClusterUpdate = z.input<typeof ClusterUpdate>;
 export type ClusterMember = z.infer<typeof ClusterMember>;
 /** An invitation. */
 export type Invitation = z.infer<typeof Invitation>;
+/** A page of clusters. */
+export type ClusterList = z.infer<typeof ClusterList>;
+/** The members of a cluster. */
+export type ClusterMemberList = z.infer<typeof ClusterMemberList>;
+/** A request to invite someone to a cluster. */
+export type InvitationCreate = z.input<typeof InvitationCreate>;
