@@ -136,7 +136,7 @@ export class Sessions {
       throw new ApiError('unauthorized', 'Invalid session token');
     if (session.revokedAt !== null || Date.parse(session.expiresAt) <= Date.now())
       throw new ApiError('session_expired');
-    if (!session.cluster) throw new ApiError('forbidden', 'You are not a member of a cluster with this id');
+    if (!session.cluster) throw new ApiError('forbidden', 'No cluster of yours has this id');
     if (session.cluster.status !== 'running') throw new ApiError('cluster_unavailable');
     const tier = session.billing ? rateTierOf(session.billing) : 'free';
     applyRateDecision(reply, await this.limiter.consume(`user:${session.userId}`, tier));
