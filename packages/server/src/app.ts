@@ -126,7 +126,7 @@ export async function buildApp(
   );
   const auth = options.unauthenticatedCluster
     ? new OpenAccess(storage, limiter, options.unauthenticatedCluster)
-    : new Authenticator(storage, limiter, sessions);
+    : new Authenticator(storage, limiter, sessions, options.clusterChecks ?? true);
   const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
   registerUsageRecording(app, usage);
   const planner = new BatchPlanner(config.bodyLimit);

@@ -78,6 +78,11 @@ export function newClusterMembersCommand(f: Factory): Command {
       if (out.json) await out.writeJson(answer);
       out.success(`Removed ${answer._id}`);
     });
+  withExamples(list, ['dp clusters members list cls_01J…']);
+  withExamples(invite, ['dp clusters members invite cls_01J… ana@example.com --role developer']);
+  withExamples(accept, ['dp clusters members accept 3q2-Fk…']);
+  withExamples(role, ['dp clusters members set-role cls_01J… usr_01J… --role viewer']);
+  withExamples(remove, ['dp clusters members remove cls_01J… usr_01J…']);
   const command = new Command('members')
     .description('List, invite, change and remove the members of a cluster')
     .addCommand(list, { isDefault: true })
