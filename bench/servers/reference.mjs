@@ -19,7 +19,7 @@ const orders = ordersFile === '-' ? [] : JSON.parse(readFileSync(ordersFile, 'ut
 // Settings come from the environment the benchmark gives this process: DATABASE_URL names a fresh PostgreSQL
 // database, or is empty for the embedded SQLite default (the caller's own DATABASE_URL never leaks in), and
 // DATAPLATFORM_SQLITE_SYNCHRONOUS is FULL (the default) or NORMAL. Rate limits stay in memory: one instance.
-const mode = process.env.BENCH_AUTH ?? 'dev';
+const mode = process.env.BENCH_AUTH || 'dev';
 const OPEN_CLUSTER = 'cls_benchmark_open';
 const OUT_OF_REACH = 1_000_000_000;
 const options = {
