@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLUSTER_ROLES } from '../semantics/cluster-access.js';
 import { CLUSTER_TIERS, Cluster } from './account.js';
+import { Email } from './auth.js';
 import { fromQuery, label, listEnvelope, Timestamp } from './common.js';
 
 /** A cluster's name. */
@@ -50,7 +51,7 @@ const Role = z.enum(CLUSTER_ROLES).meta({
 
 /** A member of a cluster. */
 export const ClusterMember = z
-  .object({ userId: z.string(), email: z.email(), role: Role })
+  .object({ userId: z.string(), email: Email, role: Role })
   .meta({ id: 'ClusterMember', description: 'A user who may act on the cluster, with their role.' });
 
 /** The members of a cluster. */
@@ -65,7 +66,7 @@ export const MemberUpdate = z
 
 /** Request to invite someone to a cluster. */
 export const InvitationCreate = z
-  .strictObject({ email: z.email().max(254), role: Role })
+  .strictObject({ email: Email, role: Role })
   .meta({ id: 'InvitationCreate', description: 'Who to invite, and the role they get on accepting.' });
 
 /** An invitation, as its sender sees it (never with its token). */
@@ -73,7 +74,7 @@ export const Invitation = z
   .object({
     _id: z.string(),
     clusterId: z.string(),
-    email: z.email(),
+    email: Email,
     role: Role,
     createdAt: Timestamp,
     expiresAt: Timestamp.meta({ description: 'Seven days after it was sent' }),
