@@ -9,12 +9,14 @@ import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
 import type { ServerConfig } from './config.js';
+import { contractValidation } from './http/contract-validation.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/protocol-errors.js';
 import { serveRoutes } from './http/register-route.js';
 import { requestIdOf } from './http/request-id.js';
+import { endUnusedConnectionsOnClose } from './http/unused-connections.js';
 import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
@@ -94,6 +96,7 @@ export async function buildApp(
     childLoggerFactory: (logger) => logger,
     bodyLimit: config.bodyLimit,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    schemaController: contractValidation,
     // Refusals that come before a route or hook runs still answer in the API's error shape, with a request id.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -113,6 +116,7 @@ export async function buildApp(
     done();
   });
   app.decorateRequest('principal', undefined);
+  endUnusedConnectionsOnClose(app);
   registerJsonBody(app);
   registerErrorHandling(app);
   registerHealth(app, storage);

@@ -5,15 +5,24 @@ import { fileURLToPath } from 'node:url';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-/** The reference server as its own Node process, straight from the sources; ready once its credentials are written. */
+/** How the server is run: from the sources through tsx, or the built `dist/bin.js` a user would start. */
+const COMMANDS = {
+  source: ['--conditions=@dataplatform/source', '--import', 'tsx', 'src/bin.ts'],
+  built: ['dist/bin.js'],
+};
+
+/** The reference server as its own Node process; ready once its credentials are written. */
 export async function startProcess(
   env: Record<string, string>,
+  from: keyof typeof COMMANDS = 'source',
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@dataplatform/source', '--import', 'tsx', 'src/bin.ts'],
-    { cwd: PACKAGE_DIR, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'ignore' },
-  );
+  if (from === 'built' && !existsSync(join(PACKAGE_DIR, 'dist', 'bin.js')))
+    throw new Error('packages/server/dist/bin.js is missing: run `pnpm build` first (`pnpm test` does)');
+  const child = spawn(process.execPath, COMMANDS[from], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
   const url = `http://127.0.0.1:${env.PORT}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -1,0 +1,36 @@
+// Writes every client's code that comes from the contract's openapi.json: today the Python client's models and
+// resource methods. With --check, writes nothing and fails when a committed file differs (`pnpm codegen:check`),
+// so a route added to the contract cannot land without its method in every client.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OpenAPIDocument } from '../src/openapi.js';
+import { pythonClient } from '../src/python/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const doc = JSON.parse(readFileSync(join(root, 'packages/contract/openapi.json'), 'utf8')) as OpenAPIDocument;
+
+const targets: [string, Map<string, string>][] = [
+  [join(root, 'packages/sdk-python/src/dataplatform/_generated'), pythonClient(doc)],
+];
+
+const check = process.argv.includes('--check');
+const stale: string[] = [];
+for (const [dir, files] of targets) {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of files) {
+    const file = join(dir, name);
+    let current = '';
+    try {
+      current = readFileSync(file, 'utf8');
+    } catch {}
+    if (current === text) continue;
+    if (check) stale.push(relative(root, file));
+    else writeFileSync(file, text);
+  }
+}
+if (stale.length > 0) {
+  console.error(`Stale, run \`pnpm codegen\` and commit the result: ${stale.join(', ')}`);
+  process.exit(1);
+}
+console.log(check ? 'the generated client code is up to date' : 'the generated client code is written');

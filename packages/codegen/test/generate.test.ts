@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OpenAPIDocument } from '../src/openapi.js';
+import { operationsOf } from '../src/operations.js';
+import { pythonClient } from '../src/python/index.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const load = (): OpenAPIDocument =>
+  JSON.parse(readFileSync(join(ROOT, 'packages/contract/openapi.json'), 'utf8')) as OpenAPIDocument;
+
+describe('the operations read from openapi.json', () => {
+  const byId = new Map(operationsOf(load()).map((op) => [op.id, op]));
+
+  it('finds every operation of the document', () => {
+    const doc = load();
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect([...byId.keys()].sort()).toEqual(ids.sort());
+  });
+
+  it('tells lists, event streams, uploads and redirects apart', () => {
+    expect(byId.get('data.list')?.result.kind).toBe('page');
+    expect(byId.get('keys.usage')?.result.kind).toBe('page');
+    expect(byId.get('keys.list')?.result.kind).toBe('json');
+    expect(byId.get('webhooks.stream')?.result.kind).toBe('events');
+    expect(byId.get('auth.google')?.result.kind).toBe('redirect');
+    expect(byId.get('data.import')?.body.kind).toBe('raw');
+    expect(byId.get('data.create')?.body).toMatchObject({ kind: 'json', required: true });
+  });
+
+  it('names resources and methods from the operationId', () => {
+    expect(byId.get('robots.keys.create')).toMatchObject({ resource: ['robots', 'keys'], name: 'create' });
+  });
+});
+
+describe('the Python client generated from it', () => {
+  it('is what is committed', () => {
+    for (const [name, text] of pythonClient(load())) {
+      const committed = readFileSync(
+        join(ROOT, 'packages/sdk-python/src/dataplatform/_generated', name),
+        'utf8',
+      );
+      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
+    }
+  });
+
+  it('gets a method and a resource for a route added to the contract', () => {
+    const doc = load();
+    doc.paths['/api/clusters/{clusterId}/pause'] = {
+      post: {
+        operationId: 'clusters.pause',
+        summary: 'Pause a cluster',
+        parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+        },
+      },
+    };
+    const files = pythonClient(doc);
+    expect(files.get('resources.py')).toContain('class ClustersResource(SyncResource):');
+    expect(files.get('resources.py')).toContain(
+      '    async def pause(self, cluster_id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:',
+    );
+    expect(files.get('root.py')).toContain('        self.clusters = ClustersResource(client)');
+  });
+});

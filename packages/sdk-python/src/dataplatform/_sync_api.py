@@ -1,0 +1,152 @@
+"""The synchronous transport: one request method with retries, pages and event streams over an httpx.Client."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping, Optional
+
+import httpx
+
+from ._base import NOT_GIVEN, BaseClient, Content, Prepared, QueryValue, parse_json
+from ._options import RequestOptions
+from ._pagination import SyncPage
+from ._sse import EventDecoder, ServerSentEvent
+
+
+class SyncAPIClient(BaseClient):
+    """Sends calls for the sync resources; ``DataPlatform`` adds the resources themselves."""
+
+    def __init__(
+        self,
+        *,
+        api_key: Optional[str] = None,
+        token: Optional[str] = None,
+        base_url: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        max_retry_wait: Optional[float] = None,
+        default_headers: Optional[Mapping[str, Optional[str]]] = None,
+        http_client: Optional[httpx.Client] = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            token=token,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+            default_headers=default_headers,
+        )
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.Client(follow_redirects=False)
+
+    def close(self) -> None:
+        """Closes the connection pool (unless it was passed in as ``http_client``)."""
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self: Any) -> Any:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def request_raw(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Optional[Mapping[str, QueryValue]] = None,
+        body: Any = NOT_GIVEN,
+        content: Optional[Content] = None,
+        headers: Optional[Mapping[str, Optional[str]]] = None,
+        options: Optional[RequestOptions] = None,
+    ) -> httpx.Response:
+        """Sends one call with retries and returns its (read) answer; an error answer raises its APIError."""
+        prepared = self._prepare(
+            self._http, method, path, query=query, body=body, content=content, headers=headers, options=options
+        )
+        return self._send(prepared, stream=False)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Optional[Mapping[str, QueryValue]] = None,
+        body: Any = NOT_GIVEN,
+        content: Optional[Content] = None,
+        headers: Optional[Mapping[str, Optional[str]]] = None,
+        options: Optional[RequestOptions] = None,
+    ) -> Any:
+        """Sends one call with retries and parses its JSON answer, e.g. a route this client does not wrap yet."""
+        return parse_json(
+            self.request_raw(
+                method, path, query=query, body=body, content=content, headers=headers, options=options
+            )
+        )
+
+    def get_page(
+        self, path: str, *, query: Mapping[str, QueryValue], options: Optional[RequestOptions] = None
+    ) -> SyncPage[Any]:
+        """GETs a list route's page at ``skip``; the page fetches the later ones with the same query."""
+        limit = query.get("limit")
+
+        def fetch(skip: int) -> SyncPage[Any]:
+            body = self.request("GET", path, query={**query, "skip": skip}, options=options)
+            return SyncPage(body, skip, limit if isinstance(limit, int) else None, fetch)
+
+        skip = query.get("skip")
+        return fetch(skip if isinstance(skip, int) else 0)
+
+    def stream_events(
+        self,
+        path: str,
+        *,
+        query: Optional[Mapping[str, QueryValue]] = None,
+        last_event_id: Optional[str] = None,
+        options: Optional[RequestOptions] = None,
+    ) -> Iterator[ServerSentEvent]:
+        """GETs a server-sent event stream and yields its events; never retried: resume with ``last_event_id``."""
+        headers = {"accept": "text/event-stream", "last-event-id": last_event_id}
+        opts: RequestOptions = {**(options or {}), "max_retries": 0}
+        prepared = self._prepare(
+            self._http, "GET", path, query=query, body=NOT_GIVEN, content=None, headers=headers, options=opts
+        )
+        with self._open(prepared) as response:
+            decoder = EventDecoder()
+            for line in response.iter_lines():
+                event = decoder.feed(line)
+                if event is not None:
+                    yield event
+
+    @contextmanager
+    def _open(self, prepared: Prepared) -> Iterator[httpx.Response]:
+        response = self._send(prepared, stream=True)
+        try:
+            yield response
+        finally:
+            response.close()
+
+    def _send(self, prepared: Prepared, *, stream: bool) -> httpx.Response:
+        retry = 0
+        while True:
+            try:
+                response = self._http.send(prepared.request, stream=stream)
+            except httpx.TransportError as error:
+                failure = self._connection_error(error, prepared.request_id)
+                if retry >= prepared.max_retries:
+                    raise failure from error
+                time.sleep(self._judge_no_answer(retry))
+                retry += 1
+                continue
+            self._seen(response)
+            if response.status_code < 400:
+                return response
+            if stream:
+                response.read()
+                response.close()
+            delay = self._judge(response, prepared, retry)
+            time.sleep(delay or 0)
+            retry += 1

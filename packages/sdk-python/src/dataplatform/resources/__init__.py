@@ -1,0 +1,1 @@
+"""Hand-written resources: generated classes extended with what a generator cannot know."""

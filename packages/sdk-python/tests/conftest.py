@@ -1,0 +1,1 @@
+"""Shared settings of the Python client's tests."""

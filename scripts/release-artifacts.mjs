@@ -1,0 +1,65 @@
+// `pnpm release:artifacts`: builds every client's local package files into one folder, release/ (or the folder
+// given as the first argument): an npm tarball of each public package, and the Python client's wheel and sdist.
+// Each installs from the file alone (README.md, "Installing from the package files").
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = resolve(process.argv[2] ?? join(root, 'release'));
+const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, stdio: 'inherit' });
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+// npm: every package that is published, built first; `pnpm pack` turns `workspace:*` into real versions.
+const published = readdirSync(join(root, 'packages'))
+  .map((name) => join(root, 'packages', name))
+  .filter((dir) => existsSync(join(dir, 'package.json')))
+  .filter((dir) => !JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).private);
+const filters = published.flatMap((dir) => ['--filter', `./${dir.slice(root.length + 1)}`]);
+run('pnpm', ['exec', 'turbo', 'run', 'build', ...filters, '--output-logs=errors-only']);
+for (const dir of published) run('pnpm', ['pack', '--pack-destination', out], dir);
+
+// Python: the wheel and the sdist, built by hatchling in a virtual environment of pinned packages.
+const python = buildEnvironment();
+run(python, [
+  '-m',
+  'build',
+  '--no-isolation',
+  '--wheel',
+  '--sdist',
+  '--outdir',
+  out,
+  join(root, 'packages/sdk-python'),
+]);
+
+console.log(`\nrelease artifacts in ${out}:`);
+for (const file of readdirSync(out).sort()) console.log(`  ${file}`);
+
+/** The `python` of a virtual environment holding requirements-build.txt, made once and kept while it is unchanged. */
+function buildEnvironment() {
+  const requirements = join(root, 'packages/sdk-python/requirements-build.txt');
+  const venv = join(root, 'node_modules/.cache/release/venv');
+  const stamp = join(venv, 'requirements.sha256');
+  const wanted = createHash('sha256').update(readFileSync(requirements)).digest('hex');
+  const bin = join(venv, 'bin', 'python');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return bin;
+  rmSync(venv, { recursive: true, force: true });
+  mkdirSync(dirname(venv), { recursive: true });
+  run('python3', ['-m', 'venv', venv]);
+  run(bin, [
+    '-m',
+    'pip',
+    'install',
+    '--disable-pip-version-check',
+    '--no-input',
+    '--quiet',
+    '-r',
+    requirements,
+  ]);
+  writeFileSync(stamp, wanted);
+  return bin;
+}
