@@ -17,7 +17,7 @@ import { waitForQuiet, watchCpu } from './lib/cpu.mjs';
 import { makeOrders, orderId } from './lib/data.mjs';
 import { measure } from './lib/load.mjs';
 import { combine, formatResult, ms, number, percent, ratio } from './lib/report.mjs';
-import { buildPackages, writeSection } from './lib/script.mjs';
+import { buildServer, checkoutRevision, writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -39,27 +39,10 @@ const settings = Object.fromEntries(
 );
 process.on('SIGINT', () => process.exit(130));
 
-function run(command, args, cwd) {
-  const done = spawnSync(command, args, { cwd, stdio: 'inherit' });
-  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
-}
-
-const revision = spawnSync('git', ['rev-parse', '--short', opts.before], { cwd: root, encoding: 'utf8' });
-if (revision.status !== 0) throw new Error(`git does not know ${opts.before}`);
-const before = revision.stdout.trim();
 const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-compare-'));
-const earlier = join(work, 'before');
-process.on('exit', () => {
-  spawnSync('git', ['worktree', 'remove', '--force', earlier], { cwd: root });
-  rmSync(work, { recursive: true, force: true });
-});
-
-// The earlier commit gets its own install: its dependencies may differ from this checkout's.
-run('git', ['worktree', 'add', '--detach', earlier, before], root);
-run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=silent'], earlier);
-buildPackages(earlier, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
-if (!opts['skip-build'])
-  buildPackages(root, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const { dir: earlier, revision: before } = checkoutRevision(root, work, opts.before);
+if (!opts['skip-build']) buildServer(root);
 
 const ordersFile = join(work, 'orders.json');
 const orders = makeOrders(settings.documents).map((fields, i) => ({ _id: orderId(i + 1), ...fields }));

@@ -6,7 +6,6 @@
  *          --before REV: also the reference server of an earlier commit (checked out into a temporary git worktree,
  *          installed and built there), measured in the same rounds, for its memory and start beside this one's
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +15,7 @@ import { pocketbaseBinary } from './lib/pocketbase.mjs';
 import { pocketbaseStartTimes, referenceStartTimes, runPocketBase } from './lib/pocketbase-bench.mjs';
 import { renderPocketBase } from './lib/pocketbase-report.mjs';
 import { formatResult } from './lib/report.mjs';
-import { buildPackages, writeSection } from './lib/script.mjs';
+import { buildServer, checkoutRevision, writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -41,35 +40,16 @@ if (sizes.some((size) => !Number.isInteger(size) || size < 100))
   throw new Error('--sizes takes whole numbers of at least 100, e.g. 10000,1000000');
 process.on('SIGINT', () => process.exit(130));
 
-if (!opts['skip-build'])
-  buildPackages(root, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
+if (!opts['skip-build']) buildServer(root);
 console.log('PocketBase: building it once from the Go module proxy unless bench/.cache holds it');
 const binary = pocketbaseBinary();
 const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-pocketbase-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const log = (line) => console.log(line);
 
-/** With --before: the earlier commit in its own worktree, installed and built; resolves with its path. */
-function checkoutBefore(revision) {
-  const run = (command, args, cwd) => {
-    const done = spawnSync(command, args, { cwd, stdio: 'inherit' });
-    if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
-  };
-  const earlier = join(work, 'before');
-  process.on('exit', () => spawnSync('git', ['worktree', 'remove', '--force', earlier], { cwd: root }));
-  run('git', ['worktree', 'add', '--detach', earlier, revision], root);
-  run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=silent'], earlier);
-  buildPackages(earlier, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
-  return earlier;
-}
 let before;
 let beforeRevision;
-if (opts.before) {
-  const parsed = spawnSync('git', ['rev-parse', '--short', opts.before], { cwd: root, encoding: 'utf8' });
-  if (parsed.status !== 0) throw new Error(`git does not know ${opts.before}`);
-  beforeRevision = parsed.stdout.trim();
-  before = checkoutBefore(beforeRevision);
-}
+if (opts.before) ({ dir: before, revision: beforeRevision } = checkoutRevision(root, work, opts.before));
 
 // The earlier checkout's starts first, then this one's (each a first start and a restart, `--starts` times).
 const beforeStart = before && (await referenceStartTimes({ work, times: settings.starts, checkout: before }));
