@@ -8,9 +8,9 @@
  *          --scale-sizes 10000,1000000 --scale-duration 5 --scale-warmup 2 --scale-rounds 3
  *          --scale-only / --skip-scale (run one part; the other part's section of the page is kept as it is)
  *          --skip-build (use the existing dist/ folders) --profile (CPU profiles of the reference server instead)
- *          --skip-delivery --skip-create --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth
+ *          --skip-delivery --skip-create --skip-batch --skip-webhooks --skip-cli --skip-upload --skip-auth --skip-clusters
  *          --skip-pgpool --skip-pocketbase: leave out one of the parts that write their own section
- *          (bench/delivery.mjs, webhook-create.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs, auth.mjs,
+ *          (bench/delivery.mjs, webhook-create.mjs, batch.mjs, webhooks.mjs, cli.mjs, upload.mjs, auth.mjs, cluster-checks.mjs,
  *          pg-pool.mjs, pocketbase.mjs); unless --scale-only, they run in that order after the two parts above
  */
 import { spawnSync } from 'node:child_process';
@@ -46,6 +46,7 @@ const { values: opts } = parseArgs({
     'skip-delivery': { type: 'boolean', default: false },
     'skip-create': { type: 'boolean', default: false },
     'skip-auth': { type: 'boolean', default: false },
+    'skip-clusters': { type: 'boolean', default: false },
     'skip-pgpool': { type: 'boolean', default: false },
     'skip-pocketbase': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
@@ -141,6 +142,7 @@ const separateParts = [
   // `dp upload` of a million documents: it needs the CLI, which the CLI part has just built unless skipped.
   { flag: 'skip-upload', script: 'upload.mjs', name: 'upload', buildsOwn: true, builtBy: 'skip-cli' },
   { flag: 'skip-auth', script: 'auth.mjs', name: 'key-authentication' },
+  { flag: 'skip-clusters', script: 'cluster-checks.mjs', name: 'cluster-checks' },
   { flag: 'skip-pgpool', script: 'pg-pool.mjs', name: 'PostgreSQL pool' },
   // PocketBase beside the reference server: requests, memory and start (built from the Go module proxy once).
   { flag: 'skip-pocketbase', script: 'pocketbase.mjs', name: 'PocketBase' },

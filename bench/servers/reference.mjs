@@ -5,7 +5,9 @@
  * - unset: the development key (enterprise tier: authenticated, never rate limited);
  * - `limited`: a key of a free-tier account whose limit is raised out of reach, so that every request is
  *   authenticated, counted by the rate limiter and written to the key's usage history, yet never refused;
- * - `off`: authentication and rate limiting switched off through the server's programmatic option.
+ * - `off`: authentication and rate limiting switched off through the server's programmatic option;
+ * - `no-cluster-checks`: the development key, with the cluster-status and role checks switched off (the
+ *   cluster-checks part of the benchmark, `pnpm bench:clusters`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -17,16 +19,19 @@ const orders = ordersFile === '-' ? [] : JSON.parse(readFileSync(ordersFile, 'ut
 // Settings come from the environment the benchmark gives this process: DATABASE_URL names a fresh PostgreSQL
 // database, or is empty for the embedded SQLite default (the caller's own DATABASE_URL never leaks in), and
 // DATAPLATFORM_SQLITE_SYNCHRONOUS is FULL (the default) or NORMAL. Rate limits stay in memory: one instance.
-const mode = process.env.BENCH_AUTH ?? 'dev';
+const mode = process.env.BENCH_AUTH || 'dev';
 const OPEN_CLUSTER = 'cls_benchmark_open';
 const OUT_OF_REACH = 1_000_000_000;
 const options = {
   dev: {},
   limited: { rateLimits: { free: OUT_OF_REACH, starter: OUT_OF_REACH, pro: OUT_OF_REACH, enterprise: null } },
   off: { unauthenticatedCluster: OPEN_CLUSTER },
+  'no-cluster-checks': { clusterChecks: false },
 }[mode];
 if (!options)
-  throw new Error(`reference server: BENCH_AUTH must be unset, "limited" or "off", not "${mode}"`);
+  throw new Error(
+    `reference server: BENCH_AUTH must be unset, "limited", "off" or "no-cluster-checks", not "${mode}"`,
+  );
 const server = await startServer(
   { port: 0, host: '127.0.0.1', dataDir, logLevel: 'warn', redisUrl: undefined },
   options,

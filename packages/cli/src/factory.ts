@@ -23,6 +23,8 @@ export interface GlobalFlags {
   baseUrl?: string | undefined;
   apiKey?: string | undefined;
   token?: string | undefined;
+  /** The cluster data commands act on (`X-Cluster-Id`); a session token's default cluster when unset. */
+  cluster?: string | undefined;
   json: boolean;
   color: boolean;
 }
@@ -100,7 +102,10 @@ export function createFactory(io: IOStreams): Factory {
         // environment, and a command sends exactly one.
         apiKey: chosen?.kind === 'api-key' ? chosen.value : '',
         token: chosen?.kind === 'token' ? chosen.value : '',
-        defaultHeaders: { 'user-agent': `dataplatform-cli/${VERSION} node/${process.versions.node}` },
+        defaultHeaders: {
+          'user-agent': `dataplatform-cli/${VERSION} node/${process.versions.node}`,
+          ...(factory.flags.cluster ? { 'x-cluster-id': factory.flags.cluster } : {}),
+        },
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
     },

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { newBatchCommand } from './commands/batch/batch.js';
+import { newClustersCommand } from './commands/clusters/index.js';
 import { withExamples } from './commands/command.js';
 import { newCompletionCommand } from './commands/completion/completion.js';
 import { newConfigCommand } from './commands/config/index.js';
@@ -42,6 +43,7 @@ export function newRootCommand(f: Factory, name = 'dp'): Command {
     .option('--base-url <url>', 'server address (default http://localhost:5000)')
     .option('--api-key <key>', 'API key to send')
     .option('--token <token>', 'session token to send')
+    .option('--cluster <id>', 'act on this cluster (X-Cluster-Id; with a session token, default: your first)')
     .option('--json', 'print JSON for scripts (shapes are stable)', false)
     .option('--no-color', 'never colour the output')
     .helpCommand(false)
@@ -74,6 +76,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newUploadCommand(f))
     .addCommand(newJobsCommand(f))
     .addCommand(newKeysCommand(f))
+    .addCommand(newClustersCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
@@ -107,6 +110,7 @@ function globalFlags(options: Record<string, unknown>): GlobalFlags {
     baseUrl: text(options.baseUrl),
     apiKey: text(options.apiKey),
     token: text(options.token),
+    cluster: text(options.cluster),
     json: options.json === true,
     color: options.color !== false,
   };

@@ -70,7 +70,13 @@ export const errorCodes = {
     status: 403,
     message: 'Forbidden',
     description:
-      'The credential may not perform this operation, such as a session token naming a cluster (`X-Cluster-Id`) its user does not own.',
+      "The credential may not perform this operation: the caller's role in the cluster does not allow it (`details.role`, `details.action`), or a session token names a cluster (`X-Cluster-Id`) its user is not a member of.",
+  },
+  plan_limit: {
+    status: 403,
+    message: 'Plan limit reached',
+    description:
+      "The account's plan does not allow this: another cluster past its allowance (free 1, starter 3, team and payg 10), or a tier above its own.",
   },
   not_found: {
     status: 404,

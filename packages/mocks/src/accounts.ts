@@ -1,5 +1,6 @@
 import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
+import { ClusterModel } from './clusters.js';
 import { DeviceModel } from './devices.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
@@ -17,6 +18,8 @@ export interface MockMail {
   text: string;
   /** The reset token of a password-reset message. */
   resetToken?: string;
+  /** The token of a cluster invitation. */
+  invitationToken?: string;
 }
 
 /** A signed-in session of a mock user. */
@@ -96,6 +99,8 @@ export class AccountModel {
   readonly passkeys = new PasskeyModel(this);
   /** Device sign-ins (RFC 8628). */
   readonly devices = new DeviceModel(this);
+  /** The users' clusters. */
+  readonly clusters = new ClusterModel();
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -106,6 +111,12 @@ export class AccountModel {
     this.#outbox.length = 0;
     this.passkeys.clear();
     this.devices.clear();
+    this.clusters.clear();
+  }
+
+  /** Records a message as sent (the clusters' invitations). */
+  send(mail: MockMail): void {
+    this.#outbox.push(mail);
   }
 
   /** Copies of the messages sent so far, oldest first. */

@@ -4,6 +4,7 @@ import {
   checkResume,
   DUPLICATE_ROW,
   type ImportFormat,
+  type ImportJob,
   importFormat,
   inferCsvCell,
   JOB_CANCELLED,
@@ -162,7 +163,7 @@ export interface ImportCall {
 const CLUSTER_ID = 'cluster_mock';
 
 interface MockJob {
-  job: Job;
+  job: ImportJob;
   userId: string | null;
   /** Rows of the source stored so far: a resume passes them. */
   storedRows: number;
@@ -251,9 +252,9 @@ export class JobLedger {
   }
 
   /** Stores a job as given (a running import, say), owned by `userId` or by the key holders' cluster. */
-  seed(fields: Partial<Job>, userId: string | null): Job {
+  seed(fields: Partial<ImportJob>, userId: string | null): Job {
     const input = { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true } as const;
-    const job: Job = {
+    const job: ImportJob = {
       _id: `job_${randomToken(12)}`,
       ...newImportJob(CLUSTER_ID, input, new Date().toISOString()),
       ...structuredClone(fields),
@@ -265,7 +266,7 @@ export class JobLedger {
   #create(call: ImportCall): MockJob {
     const { collection, onError, infer } = call;
     const format = importFormat(call.format, call.text);
-    const job: Job = {
+    const job: ImportJob = {
       _id: `job_${randomToken(12)}`,
       ...newImportJob(CLUSTER_ID, { collection, format, onError, infer }, new Date().toISOString()),
     };

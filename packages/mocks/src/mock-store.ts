@@ -1,6 +1,7 @@
 import {
   checkCollectionName,
   checkDocumentBody,
+  type ImportJob,
   isJsonObject,
   type Job,
   type StoredDocument,
@@ -37,7 +38,7 @@ export interface MockStore {
    * Stores a job as given (defaults: a running import), seen by key holders, or only by the user `userId` on
    * `/api/jobs`. The mocks' own imports finish within their request, so a running job to watch or cancel is seeded.
    */
-  seedJob(fields?: Partial<Job>, userId?: string): Job;
+  seedJob(fields?: Partial<ImportJob>, userId?: string): Job;
 }
 
 /** JSON round trip: the copy a caller gets cannot change the store, and seeds are normalised as a POST would be. */

@@ -1,6 +1,7 @@
 import type { RouteId } from '@dataplatform/contract';
 import { accountOperations } from './account-operations.js';
 import { batchOperations } from './batch-operation.js';
+import { clusterOperations, memberOperations } from './cluster-operations.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { importOperations } from './import-operations.js';
 import { keyOperations } from './key-operations.js';
@@ -19,4 +20,6 @@ export const operations: Record<RouteId, Operation> = {
   ...importOperations,
   ...webhookOperations,
   ...keyOperations,
+  ...clusterOperations,
+  ...memberOperations,
 };

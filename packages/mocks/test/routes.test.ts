@@ -125,6 +125,71 @@ async function ownedId(tag: string, headers: Record<string, string> | undefined)
   throw new Error(`no owned id for ${tag}`);
 }
 
+/** A new user who joined `clusterId` by an invitation of the user with `headers`, accepted with the mailed token. */
+async function joined(clusterId: string, headers: Record<string, string>) {
+  const member = await signUp();
+  await call('POST', `/api/clusters/${clusterId}/invitations`, {
+    key: null,
+    json: { email: member.email, role: 'developer' },
+    headers,
+  });
+  const token = mocks
+    .outbox()
+    .filter((mail) => mail.to === member.email)
+    .at(-1)!.invitationToken;
+  await call('POST', '/api/clusters/invitations/accept', {
+    key: null,
+    json: { token },
+    headers: { Authorization: `Bearer ${member.token}` },
+  });
+  return member;
+}
+
+/** Path and body of a cluster route, for a signed-up user on the team plan and their default cluster. */
+async function clusterCall(
+  route: { id: string; path: string },
+  user: { userId: string; email: string; token: string },
+  headers: Record<string, string>,
+): Promise<{ path: string; json: unknown }> {
+  await call('POST', '/api/auth/plan-choice', { key: null, json: { plan: 'team' }, headers });
+  const clusterId = (await call('GET', '/api/clusters', { key: null, headers })).body.data[0]._id as string;
+  const path = route.path.replace('{id}', clusterId);
+  switch (route.id) {
+    case 'clusters.create':
+      return { path, json: { name: 'route check' } };
+    case 'clusters.update':
+      return { path, json: { name: 'route check' } };
+    case 'clusters.invitations.create':
+      return { path, json: { email: `invited-${user.email}`, role: 'viewer' } };
+    case 'clusters.invitations.accept': {
+      const owner = await signUp();
+      const ownerHeaders = { Authorization: `Bearer ${owner.token}` };
+      const theirs = (await call('GET', '/api/clusters', { key: null, headers: ownerHeaders })).body.data[0]
+        ._id;
+      await call('POST', `/api/clusters/${theirs}/invitations`, {
+        key: null,
+        json: { email: user.email, role: 'viewer' },
+        headers: ownerHeaders,
+      });
+      const token = mocks
+        .outbox()
+        .filter((mail) => mail.to === user.email)
+        .at(-1)!.invitationToken;
+      return { path, json: { token } };
+    }
+    case 'clusters.members.update':
+    case 'clusters.members.delete': {
+      const member = await joined(clusterId, headers);
+      return {
+        path: path.replace('{userId}', member.userId),
+        json: route.id === 'clusters.members.update' ? { role: 'viewer' } : undefined,
+      };
+    }
+    default:
+      return { path, json: undefined };
+  }
+}
+
 describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
@@ -173,9 +238,10 @@ describe('the route table', () => {
       } else {
         const user = await signUp();
         const headers = route.auth === 'session' ? { Authorization: `Bearer ${user.token}` } : undefined;
-        const json = await accountBody(route.id, user);
+        let json = await accountBody(route.id, user);
         const job = mocks.store.seedJob({}, user.userId);
         let path = route.path.replace('{id}', job._id);
+        if (route.tag === 'clusters') ({ path, json } = await clusterCall(route, user, headers!));
         if (route.tag === 'keys' || route.tag === 'robots')
           path = route.path.replace('{id}', await ownedId(route.tag, headers));
         if (route.id === 'auth.googleCallback' || route.id === 'auth.githubCallback')

@@ -15,6 +15,7 @@ import { type HeaderSource, isStreamBody, type RawResponse, type Transport } fro
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Auth } from './resources/auth.js';
+import { Clusters } from './resources/clusters.js';
 import { Data } from './resources/data.js';
 import { Jobs } from './resources/jobs.js';
 import { Keys } from './resources/keys.js';
@@ -84,6 +85,8 @@ export class DataPlatform {
   readonly keys: Keys;
   /** Robots (service accounts) and their keys: `/api/robots/*`. */
   readonly robots: Robots;
+  /** Clusters, their members and invitations: `/api/clusters/*`. */
+  readonly clusters: Clusters;
   /** Webhook subscriptions, deliveries and attempts: `/api/v1/data/webhooks`. */
   readonly webhooks: Webhooks;
 
@@ -131,6 +134,7 @@ export class DataPlatform {
     this.settings = new Settings(this);
     this.keys = new Keys(this);
     this.robots = new Robots(this);
+    this.clusters = new Clusters(this);
     this.webhooks = new Webhooks(this);
   }
 

@@ -120,6 +120,63 @@ export type BillingAccount = {
   status: string;
 };
 
+/** A cluster. */
+export type Cluster = {
+  _id: string;
+  name: string;
+  region: string;
+  tier: 'free' | 'starter' | 'team' | 'enterprise';
+  status: 'paused' | 'creating' | 'running' | 'deleting';
+  createdAt: string;
+  documentCount: number;
+  storageBytes: number;
+};
+
+/** A request to create a cluster. */
+export type ClusterCreate = {
+  name: string;
+  region?: string | undefined;
+  tier?: 'free' | 'starter' | 'team' | 'enterprise' | undefined;
+};
+
+/** A page of clusters. */
+export type ClusterList = {
+  data: {
+    _id: string;
+    name: string;
+    region: string;
+    tier: 'free' | 'starter' | 'team' | 'enterprise';
+    status: 'paused' | 'creating' | 'running' | 'deleting';
+    createdAt: string;
+    documentCount: number;
+    storageBytes: number;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
+
+/** A member of a cluster. */
+export type ClusterMember = {
+  userId: string;
+  email: string;
+  role: 'admin' | 'owner' | 'developer' | 'viewer';
+};
+
+/** The members of a cluster. */
+export type ClusterMemberList = {
+  data: { userId: string; email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' }[];
+};
+
+/** A member's role in a cluster. */
+export type ClusterRole = 'admin' | 'owner' | 'developer' | 'viewer';
+
+/** A change of a cluster. */
+export type ClusterUpdate = {
+  name?: string | undefined;
+  tier?: 'free' | 'starter' | 'team' | 'enterprise' | undefined;
+};
+
 /** The translated collection query. */
 export type CollectionQuery = {
   collection: string;
@@ -182,6 +239,7 @@ export type ErrorCode =
   | 'insufficient_scope'
   | 'ip_blocked'
   | 'forbidden'
+  | 'plan_limit'
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -207,16 +265,31 @@ export type ErrorResponse = { error: string; code: string; requestId: string; de
 /** An import format: NDJSON (one object per line), a JSON array of objects, or CSV with a header row. */
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
 
+/** An invitation. */
+export type Invitation = {
+  _id: string;
+  clusterId: string;
+  email: string;
+  role: 'admin' | 'owner' | 'developer' | 'viewer';
+  createdAt: string;
+  expiresAt: string;
+};
+
+/** A request to invite someone to a cluster. */
+export type InvitationCreate = { email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' };
+
 /** The IP allowlist as the API answers it. */
 export type IpAllowlist = { entries: string[]; clientIp: string };
 
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import';
-  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  kind: 'import' | 'cluster.delete';
+  status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
-  input: { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean };
+  input:
+    | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
+    | { clusterId: string };
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -231,15 +304,12 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import';
-    status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+    kind: 'import' | 'cluster.delete';
+    status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
-    input: {
-      collection: string;
-      format: 'ndjson' | 'json' | 'csv';
-      onError: 'abort' | 'skip';
-      infer: boolean;
-    };
+    input:
+      | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
+      | { clusterId: string };
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];
@@ -258,7 +328,7 @@ export type JobList = {
 export type JobRowError = { line: number; code: string; message: string };
 
 /** A job status. */
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type JobStatus = 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Answer of logout and logout-all. */
 export type LoggedOut = { sessionsEnded: number };

@@ -14,6 +14,13 @@ export type {
   ApiKeyWithSecret,
   AuthSession,
   BillingAccount,
+  Cluster,
+  ClusterCreate,
+  ClusterList,
+  ClusterMember,
+  ClusterMemberList,
+  ClusterRole,
+  ClusterUpdate,
   CollectionQuery,
   CurrentSession,
   DeletedResponse,
@@ -21,6 +28,8 @@ export type {
   ErrorCode,
   ErrorResponse,
   ImportFormat,
+  Invitation,
+  InvitationCreate,
   IpAllowlist,
   Job,
   JobList,
@@ -89,6 +98,12 @@ export type {
   BatchResponse,
   BatchResult,
 } from './resources/batch.js';
+export {
+  ClusterInvitations,
+  type ClusterListParams,
+  ClusterMembers,
+  Clusters,
+} from './resources/clusters.js';
 export { Collection } from './resources/collection.js';
 export {
   type AnyDocument,

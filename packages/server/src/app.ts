@@ -21,6 +21,7 @@ import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { batchHandlers } from './routes/batch.js';
+import { clusterHandlers, memberHandlers } from './routes/clusters.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
@@ -38,6 +39,9 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { ClusterDeletions } from './services/cluster-deletions.js';
+import { ClusterMembers } from './services/cluster-members.js';
+import { ClusterService } from './services/clusters.js';
 import { DeviceSignIn } from './services/device-sign-in.js';
 import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
@@ -58,6 +62,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook machinery; its delivery worker is started by `startServer`. */
     webhooks: WebhookRuntime;
+    /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
+    clusterDeletions: ClusterDeletions;
   }
 }
 
@@ -124,7 +130,7 @@ export async function buildApp(
   );
   const auth = options.unauthenticatedCluster
     ? new OpenAccess(storage, limiter, options.unauthenticatedCluster)
-    : new Authenticator(storage, limiter, sessions);
+    : new Authenticator(storage, limiter, sessions, options.clusterChecks ?? true);
   const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
   registerUsageRecording(app, usage);
   const planner = new BatchPlanner(config.bodyLimit);
@@ -160,6 +166,11 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => webhooks.close());
 
+  const deletions = new ClusterDeletions(storage, app.log);
+  app.decorate('clusterDeletions', deletions);
+  app.addHook('onClose', () => deletions.close());
+  await deletions.resumeUnfinished();
+
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
   serveRoutes(
@@ -182,6 +193,10 @@ export async function buildApp(
       ...webauthnHandlers(new PasskeyService(storage, accounts, activity, relyingParty)),
       ...settingsHandlers(new SettingsService(storage, activity)),
       ...logsHandlers(activity),
+      ...clusterHandlers(new ClusterService(storage, config.regions, deletions)),
+      ...memberHandlers(
+        new ClusterMembers(storage, mailer, () => (config.appUrl ?? ownUrl(app)).replace(/\/+$/, '')),
+      ),
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
     },

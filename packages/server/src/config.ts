@@ -15,6 +15,8 @@ export interface AuthLimits {
 
 /** Settings of the reference server, read from the environment. */
 export interface ServerConfig {
+  /** Regions a cluster can be created in (`DATAPLATFORM_REGIONS`, comma-separated; `local` by default). */
+  regions: string[];
   port: number;
   host: string;
   /** Directory of the embedded SQLite database, or `:memory:`. */
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port: integer(env.PORT, 5000, 'PORT'),
     host: env.HOST || 'localhost',
     dataDir: env.DATAPLATFORM_DATA_DIR || './.dataplatform',
+    regions: list(env.DATAPLATFORM_REGIONS).length > 0 ? list(env.DATAPLATFORM_REGIONS) : ['local'],
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     redisUrl: env.REDIS_URL || undefined,

@@ -11,6 +11,11 @@ export interface ServerOptions {
    * cluster with every scope.
    */
   unauthenticatedCluster?: string;
+  /**
+   * Benchmarks only: false skips the cluster-status and role checks of API keys on data routes, so that
+   * `pnpm bench:clusters` can measure what they cost beside a server that makes them.
+   */
+  clusterChecks?: boolean;
   /** Requests per minute per key by tier, instead of API.md's table. */
   rateLimits?: Readonly<Record<RateTier, number | null>>;
   /** How often the usage history is written, in milliseconds (default 100). */

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
+import { clusterRoutes, memberRoutes } from './clusters.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
@@ -15,6 +16,7 @@ import { webhookRoutes } from './webhooks.js';
 
 export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
+export { clusterRoutes, memberRoutes } from './clusters.js';
 export { dataRoutes } from './data.js';
 export { deviceRoutes } from './device.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
@@ -40,6 +42,8 @@ export const routes: readonly RouteDefinition[] = [
   ...settingsRoutes,
   ...logsRoutes,
   ...jobsRoutes,
+  ...clusterRoutes,
+  ...memberRoutes,
   ...keysRoutes,
   ...robotsRoutes,
   ...webhookRoutes,
@@ -58,6 +62,8 @@ export type RouteId =
   | (typeof logsRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
+  | (typeof clusterRoutes)[number]['id']
+  | (typeof memberRoutes)[number]['id']
   | (typeof keysRoutes)[number]['id']
   | (typeof robotsRoutes)[number]['id']
   | (typeof webhookRoutes)[number]['id'];

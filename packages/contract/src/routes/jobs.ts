@@ -66,7 +66,7 @@ export const jobsRoutes = [
     path: '/api/jobs',
     tag: 'jobs',
     summary: 'List your jobs',
-    description: 'The jobs of every cluster the signed-in user owns, newest first.',
+    description: 'The jobs of every cluster the signed-in user is a member of (or created), newest first.',
     auth: 'session',
     scopes: [],
     query: JobListQuery,
@@ -92,11 +92,11 @@ export const jobsRoutes = [
     tag: 'jobs',
     summary: 'Cancel a job',
     description:
-      'Stops a queued or running job after the chunk it is storing; what was stored stays (an import can be resumed). A finished job is 409 `conflict`.',
+      "Stops a queued or running job after the chunk it is storing; what was stored stays (an import can be resumed). A finished job, and a cluster deletion, are 409 `conflict`. A viewer of the job's cluster is 403 `forbidden`.",
     auth: 'session',
     scopes: [],
     params: JobParams,
     success: { status: 200, description: 'The job, cancelled', schema: Job },
-    errors: ['not_found', 'conflict'],
+    errors: ['not_found', 'conflict', 'forbidden'],
   },
 ] as const satisfies readonly RouteDefinition[];

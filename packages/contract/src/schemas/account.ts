@@ -25,6 +25,13 @@ export const Cluster = z
     region: z.string().meta({ description: 'Geographic region' }),
     tier: z.enum(CLUSTER_TIERS),
     status: z.enum(CLUSTER_STATUSES),
+    createdAt: Timestamp,
+    documentCount: z.number().int().min(0).meta({ description: 'Documents stored in the cluster' }),
+    storageBytes: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Bytes of the documents' JSON text, system fields left out" }),
   })
   .meta({ id: 'Cluster', description: 'A cluster of collections.' });
 

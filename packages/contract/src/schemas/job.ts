@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
-/** Kinds of background work a job tracks: imports now; backups and model training use the same record later. */
-export const JOB_KINDS = ['import'] as const;
+/** Kinds of background work a job tracks: imports and cluster deletions; backups and the others come later. */
+export const JOB_KINDS = ['import', 'cluster.delete'] as const;
 
 /** Where a job is: waiting, working, or finished one of three ways. */
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -44,6 +44,11 @@ export const ImportInput = z
   })
   .meta({ id: 'ImportInput', description: 'The options an import job runs with.' });
 
+/** What a cluster deletion was asked to do: remove the cluster and everything in it. */
+export const ClusterDeletionInput = z
+  .object({ clusterId: z.string() })
+  .meta({ id: 'ClusterDeletionInput', description: 'The cluster a deletion job removes.' });
+
 /** A background job of a cluster. */
 export const Job = z
   .object({
@@ -51,10 +56,17 @@ export const Job = z
     kind: z.enum(JOB_KINDS),
     status: z.enum(JOB_STATUSES),
     clusterId: z.string(),
-    input: ImportInput,
+    input: z.union([ImportInput, ClusterDeletionInput]).meta({
+      description:
+        'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion',
+    }),
     counts: z
       .object({
-        rows: z.number().int().min(0).meta({ description: 'Rows read so far, bad ones included' }),
+        rows: z
+          .number()
+          .int()
+          .min(0)
+          .meta({ description: 'Rows read so far, bad ones included; for a deletion, rows removed' }),
         inserted: z.number().int().min(0),
         failed: z.number().int().min(0),
       })
@@ -82,6 +94,9 @@ export const Job = z
 
 /** A job. */
 export type Job = z.infer<typeof Job>;
+
+/** An import job: a job whose input is an import's. */
+export type ImportJob = Omit<Job, 'input'> & { input: z.infer<typeof ImportInput> };
 
 /** A row error of a job. */
 export type JobRowError = z.infer<typeof JobRowError>;

@@ -1,4 +1,10 @@
-import { type ImportFormat, JOB_ERROR_LIMIT, type Job, type JobRowError } from '../schemas/job.js';
+import {
+  type ImportFormat,
+  type ImportJob,
+  JOB_ERROR_LIMIT,
+  type Job,
+  type JobRowError,
+} from '../schemas/job.js';
 import type { Violation } from './documents.js';
 
 /** A running job not saved for this long has lost its worker (its server stopped): it may be resumed elsewhere. */
@@ -31,7 +37,7 @@ export interface ImportJobInput {
 }
 
 /** A new import job of `clusterId`, running from `now` (an ISO timestamp), without its id. */
-export function newImportJob(clusterId: string, input: ImportJobInput, now: string): Omit<Job, '_id'> {
+export function newImportJob(clusterId: string, input: ImportJobInput, now: string): Omit<ImportJob, '_id'> {
   return {
     kind: 'import',
     status: 'running',

@@ -1,6 +1,14 @@
-import { effectiveScopes, keyHasExpired, SCOPES, satisfiesScope } from '@dataplatform/contract';
+import {
+  type ClusterAction,
+  checkClusterAccess,
+  effectiveScopes,
+  keyHasExpired,
+  SCOPES,
+  satisfiesScope,
+} from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { rejectViolation } from '../http/validate.js';
 import type { KeyPrincipal } from '../storage/keys.js';
 import type { Storage } from '../storage/types.js';
 import { KEY_PREFIX } from './api-key.js';
@@ -56,7 +64,10 @@ function effectiveOf(scopes: readonly string[]): Set<string> {
   return effective;
 }
 
-/** Checks the credential of a data route, its scopes and its rate limit; sets the RateLimit headers. */
+/**
+ * Checks the credential of a data route, its scopes, the role its user holds in the cluster (`checkClusterAccess`
+ * of the contract, for `action`) and its rate limit; sets the RateLimit headers.
+ */
 export class Authenticator {
   private readonly keys: KeyVerifier;
 
@@ -64,6 +75,8 @@ export class Authenticator {
     storage: Storage,
     private readonly limiter: KeyRateLimiter,
     private readonly sessions?: Sessions,
+    /** False only in the cluster-checks benchmark (`ServerOptions.clusterChecks`). */
+    private readonly clusterChecks = true,
   ) {
     this.keys = new KeyVerifier(storage);
   }
@@ -72,25 +85,30 @@ export class Authenticator {
     request: FastifyRequest,
     reply: FastifyReply,
     anyOf: readonly string[],
+    action: ClusterAction = 'read',
   ): Promise<Principal> {
     const sessionToken = this.sessions ? sessionTokenOf(request) : null;
-    if (sessionToken !== null) return this.sessions!.authenticateData(sessionToken, request, reply);
+    if (sessionToken !== null) return this.sessions!.authenticateData(sessionToken, request, reply, action);
     const presented = presentedKey(request);
     if (presented === null)
       throw new ApiError('unauthorized', 'Missing credentials: send X-API-Key or Authorization: Bearer');
     const stored = this.keys.recall(presented) ?? (await this.keys.verify(presented));
-    if (!stored) throw new ApiError('unauthorized', 'Invalid API key');
+    // A key whose owner has left the cluster is as unknown as a deleted one.
+    if (!stored || (this.clusterChecks && stored.clusterRole === null))
+      throw new ApiError('unauthorized', 'Invalid API key');
     // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
     request.usageKeyId = stored.keyId;
     if (stored.status === 'paused') throw new ApiError('key_paused');
     if (keyHasExpired(stored.expiresAt, Date.now())) throw new ApiError('key_expired');
-    if (stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
+    if (this.clusterChecks && stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
     // Counted before the scope check, so that every answer after authentication carries the RateLimit headers.
     const counted = this.limiter.consume(stored.keyId, stored.tier);
     if (counted) applyRateDecision(reply, await counted);
     if (!satisfiesScope(effectiveOf(stored.scopes), anyOf)) {
       throw new ApiError('insufficient_scope', undefined, { required: anyOf });
     }
+    // A key can do no more than its owner's role in the cluster allows now (a demoted member's keys follow).
+    if (this.clusterChecks) rejectViolation(checkClusterAccess(stored.clusterRole!, action));
     return { kind: 'key', key: stored, clusterId: stored.clusterId };
   }
 }

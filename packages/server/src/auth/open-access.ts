@@ -1,4 +1,4 @@
-import { SCOPES } from '@dataplatform/contract';
+import { type ClusterAction, SCOPES } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../storage/types.js';
 import { Authenticator, type Principal } from './authenticate.js';
@@ -21,6 +21,7 @@ export class OpenAccess extends Authenticator {
         keyId: 'open-access',
         clusterId,
         clusterStatus: 'running',
+        clusterRole: 'owner',
         scopes: [...SCOPES],
         status: 'active',
         expiresAt: null,
@@ -33,6 +34,7 @@ export class OpenAccess extends Authenticator {
     _request: FastifyRequest,
     _reply: FastifyReply,
     _anyOf: readonly string[],
+    _action?: ClusterAction,
   ): Promise<Principal> {
     return this.principal;
   }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { rateTierOf } from '@dataplatform/contract';
+import { type ClusterAction, checkClusterAccess, rateTierOf } from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { rejectViolation } from '../http/validate.js';
 import type { Storage } from '../storage/types.js';
 import { KEY_PREFIX } from './api-key.js';
 import type { ClientInfo } from './client.js';
@@ -118,13 +119,14 @@ export class Sessions {
 
   /**
    * A session token on a data route: the user acts on their default cluster, or on the one X-Cluster-Id names
-   * when they own it (403 `forbidden` otherwise, the same for a cluster of another user and for none at all),
-   * rate-limited per user at their plan's tier.
+   * when they are a member (403 `forbidden` otherwise, the same for a cluster of another user and for none at
+   * all), as far as their role there allows `action` (403 `forbidden`), rate-limited per user at their plan's tier.
    */
   async authenticateData(
     token: string,
     request: FastifyRequest,
     reply: FastifyReply,
+    action: ClusterAction,
   ): Promise<SessionPrincipal> {
     const claims = await this.tokens.verify(token);
     if (claims === 'expired') throw new ApiError('session_expired');
@@ -138,6 +140,7 @@ export class Sessions {
     if (session.cluster.status !== 'running') throw new ApiError('cluster_unavailable');
     const tier = session.billing ? rateTierOf(session.billing) : 'free';
     applyRateDecision(reply, await this.limiter.consume(`user:${session.userId}`, tier));
+    rejectViolation(checkClusterAccess(session.cluster.role, action));
     return { kind: 'session', userId: session.userId, sessionId: session.id, clusterId: session.cluster.id };
   }
 }

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '@dataplatform/contract';
+import { clusterActionOf, type RouteDefinition } from '@dataplatform/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.js';
 import { idempotencyContext } from '../services/idempotency.js';
@@ -41,8 +41,9 @@ function credentialHooks(route: RouteDefinition, deps: RouteDeps): onRequestHook
   if (route.auth === 'session') return [deps.requireSession, ...guards];
   if (route.auth === 'public') return guards;
   const scopes = route.scopes;
+  const action = clusterActionOf(route);
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
-    request.principal = await deps.auth.authenticate(request, reply, scopes);
+    request.principal = await deps.auth.authenticate(request, reply, scopes, action);
   };
   return [authenticate, ...guards];
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
+import { ClusterAccess } from './cluster-access.js';
 
 /** A job as the API shows it. */
 export function publicJob(job: JobRecord) {
@@ -56,9 +57,16 @@ export class JobService {
     return { data: rows.map(publicJob), total, limit, skip };
   }
 
-  /** Cancels a queued or running job of the user; 409 when it had finished. Its worker stops at its next save. */
+  /**
+   * Cancels a queued or running job of the user, when their role in its cluster lets them write data (403
+   * otherwise); 409 when it had finished, and for a cluster deletion, which always runs to its end. Its worker
+   * stops at its next save.
+   */
   async cancel(userId: string, id: string) {
-    await this.getOwned(userId, id);
+    const found = await this.getOwned(userId, id);
+    if (found.kind === 'cluster.delete')
+      throw new ApiError('conflict', `Job "${id}" deletes a cluster, which cannot be stopped part way`);
+    await new ClusterAccess(this.storage).require(userId, found.clusterId, 'data');
     const now = new Date().toISOString();
     const cancelled = await this.storage.jobs.cancel(id, JOB_CANCELLED, now);
     const job = (await this.storage.jobs.find(id))!;

@@ -3,6 +3,7 @@ import {
   ApiKeyCreate,
   type ApiKeyUsageEntry,
   ApiKeyUsageQuery,
+  checkClusterAccess,
   checkKeyChange,
   checkKeyExpiry,
   isJsonObject,
@@ -58,7 +59,7 @@ export class KeyService {
 
   /**
    * Creates a key from a checked body; the scopes must be held by the owner (`grantable`: the robot's scopes for a
-   * robot's key), the cluster owned by the user.
+   * robot's key), the cluster one the user is a member of with a role that may manage keys (403 `forbidden`).
    */
   async createChecked(
     owner: KeyOwner,
@@ -69,8 +70,8 @@ export class KeyService {
     const now = this.now();
     rejectViolation(checkKeyExpiry(input, now));
     const expiresAt = keyExpiresAt(input, now);
-    const clusterId = await this.storage.accounts.ownedCluster(owner.userId, input.clusterId ?? null);
-    if (clusterId === null) {
+    const membership = await this.storage.clusters.membership(owner.userId, input.clusterId ?? null);
+    if (membership === null) {
       throw input.clusterId === undefined
         ? new ApiError('conflict', 'The account has no cluster to create a key in')
         : // The route's target exists; what is wrong is a name in the body (and another user's cluster looks the same).
@@ -83,6 +84,8 @@ export class KeyService {
             },
           );
     }
+    rejectViolation(checkClusterAccess(membership.role, 'keys'));
+    const clusterId = membership.clusterId;
     const generated = generateApiKey();
     await this.storage.keys.create({
       id: generated.id,

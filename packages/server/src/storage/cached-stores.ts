@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
+import type { ClusterStore } from './clusters.js';
 import type { EngineKeyStore, KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from './keys.js';
 import type { RobotStore } from './robots.js';
 import type { EngineStorage, Storage } from './types.js';
@@ -10,7 +11,7 @@ import type { EngineStorage, Storage } from './types.js';
  */
 export function withAuthCache(engine: EngineStorage): Storage {
   const cache = new AuthCache(engine.authChanges);
-  const { authChanges, keys, accounts, robots, close, ...stores } = engine;
+  const { authChanges, keys, accounts, robots, clusters, close, ...stores } = engine;
   return {
     ...stores,
     keys: new CachedKeys(keys, cache),
@@ -18,6 +19,15 @@ export function withAuthCache(engine: EngineStorage): Storage {
     accounts: emptyingOn(accounts, cache, ['create', 'setPlan']),
     // Deleting a robot deletes its keys.
     robots: emptyingOn(robots, cache, ['create', 'delete']),
+    // A key's record carries its cluster's status and its owner's role there; a deletion removes the keys.
+    clusters: emptyingOn(clusters, cache, [
+      'setStatus',
+      'startDeletion',
+      'purgeStep',
+      'setRole',
+      'removeMember',
+      'accept',
+    ]),
     async close() {
       await authChanges.close();
       await close();
@@ -70,7 +80,7 @@ type Methods<T> = {
 }[keyof T];
 
 /** `store` whose methods named in `writes` run through `cache.write`; the others are the store's own. */
-function emptyingOn<T extends AccountStore | RobotStore>(
+function emptyingOn<T extends AccountStore | RobotStore | ClusterStore>(
   store: T,
   cache: AuthCache,
   writes: readonly Methods<T>[],

@@ -1,7 +1,7 @@
 /** A job as stored: background work of a cluster (imports now), its progress and outcome. */
 export interface JobRecord {
   id: string;
-  kind: 'import';
+  kind: 'import' | 'cluster.delete';
   status: JobStatus;
   clusterId: string;
   /** What the job was asked to do (for an import: collection, format, onError, infer). */
@@ -32,13 +32,15 @@ export interface JobStore {
     clusterId: string,
     page: { limit: number; skip: number },
   ): Promise<{ rows: JobRecord[]; total: number }>;
-  /** Jobs of every cluster the user owns, newest first. */
+  /** Jobs of every cluster the user is a member of or created, newest first. */
   listByOwner(
     userId: string,
     page: { limit: number; skip: number },
   ): Promise<{ rows: JobRecord[]; total: number }>;
-  /** Whether the user owns the job's cluster. */
+  /** Whether the user is a member of the job's cluster or created it. */
   isOwnedBy(jobId: string, userId: string): Promise<boolean>;
+  /** Jobs of this kind still queued or running, oldest first: the work a starting server takes up again. */
+  unfinished(kind: JobRecord['kind']): Promise<JobRecord[]>;
   /** Writes the job's progress (and status, when it finishes) if it is still `running`; false when it is not. */
   save(job: JobRecord): Promise<boolean>;
   /** Sets the job `running` again, started at `now`, if it is still as `expected` (status and updatedAt) was read; false otherwise. */

@@ -1,10 +1,12 @@
-import type { RateTier } from '@dataplatform/contract';
+import type { ClusterRole, RateTier } from '@dataplatform/contract';
 
 /** What a request authenticated by an API key may do. */
 export interface KeyPrincipal {
   keyId: string;
   clusterId: string;
   clusterStatus: string;
+  /** The role of the key's owner (the user, for a robot's key) in its cluster; null when no longer a member. */
+  clusterRole: ClusterRole | null;
   scopes: string[];
   status: 'active' | 'paused';
   expiresAt: string | null;

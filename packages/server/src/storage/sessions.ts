@@ -1,3 +1,4 @@
+import type { ClusterRole } from '@dataplatform/contract';
 /** A new session of a signed-in user. */
 export interface NewSession {
   id: string;
@@ -18,8 +19,8 @@ export interface SessionRecord {
 
 /** What a session token on a data route acts with: the session, the cluster, and the owner's plan. */
 export interface SessionForData extends SessionRecord {
-  /** The cluster asked for (or the user's default cluster) when the user owns it; null otherwise. */
-  cluster: { id: string; status: string } | null;
+  /** The cluster asked for (or the user's default cluster) when the user is a member, with their role; else null. */
+  cluster: { id: string; status: string; role: ClusterRole } | null;
   billing: { plan: string; trialExpiresAt: string | null; enterprise: boolean } | null;
 }
 

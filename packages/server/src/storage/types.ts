@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import type { AuthChanges } from './auth-cache.js';
+import type { ClusterStore } from './clusters.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { DeviceAuthorizationStore } from './device-authorizations.js';
 import type { DocumentStore } from './documents.js';
@@ -28,6 +29,8 @@ export interface Storage {
   readonly usage: KeyUsageStore;
   readonly robots: RobotStore;
   readonly accounts: AccountStore;
+  /** Clusters, their members and their deletion. */
+  readonly clusters: ClusterStore;
   readonly tasks: TaskStore;
   readonly queries: QueryStore;
   readonly notifications: NotificationStore;

@@ -37,7 +37,7 @@ export async function runJobsList(f: Factory, options: JobsListOptions): Promise
       j._id,
       j.kind,
       j.status,
-      j.input.collection,
+      'collection' in j.input ? j.input.collection : `cluster ${j.input.clusterId}`,
       j.counts.rows,
       j.counts.inserted,
       j.counts.failed,

@@ -41,7 +41,9 @@ export async function printJob(out: Output, job: Job): Promise<void> {
     line('Status:', statusText(job, out)) +
     line(
       'Kind:',
-      `${job.kind} into "${job.input.collection}" (${job.input.format}, on error ${job.input.onError})`,
+      'collection' in job.input
+        ? `${job.kind} into "${job.input.collection}" (${job.input.format}, on error ${job.input.onError})`
+        : `${job.kind} of cluster ${job.input.clusterId}`,
     ) +
     line('Counts:', countsText(job)) +
     line('Read:', formatBytes(job.bytes)) +

@@ -47,7 +47,8 @@ export async function runKeysCreate(f: Factory, options: KeysCreateOptions): Pro
       name: options.name,
       // The server names an unknown scope in its answer (status 1), so the CLI keeps no list of its own.
       scopes: options.scope as ApiKeyCreate['scopes'],
-      clusterId: options.cluster,
+      // `--cluster` may have been read as the global option of the same name.
+      clusterId: options.cluster ?? f.flags.cluster,
       expiresIn: options.expires,
       expiresAt: options.expiresAt,
     }),

@@ -110,7 +110,11 @@ async function newestUnfinished(f: Factory, collection: string): Promise<string>
   const client = await f.client();
   const { data } = await attempt('list jobs', client.jobs.list({ limit: 100 }));
   const job = data.find(
-    (j) => j.kind === 'import' && j.input.collection === collection && UNFINISHED.has(j.status),
+    (j) =>
+      j.kind === 'import' &&
+      'collection' in j.input &&
+      j.input.collection === collection &&
+      UNFINISHED.has(j.status),
   );
   if (!job) {
     throw new UsageError(

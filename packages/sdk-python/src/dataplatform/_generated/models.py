@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "Cluster", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -222,6 +222,61 @@ class Cluster(TypedDict):
     region: str
     tier: Literal["free", "starter", "team", "enterprise"]
     status: Literal["creating", "running", "paused", "deleting"]
+    createdAt: str
+    #: Documents stored in the cluster
+    documentCount: int
+    #: Bytes of the documents' JSON text, system fields left out
+    storageBytes: int
+
+
+class ClusterCreate(TypedDict):
+    """A new cluster."""
+
+    #: Free-text name
+    name: str
+    #: One of the regions the server offers (`DATAPLATFORM_REGIONS`); the first when left out
+    region: NotRequired[str]
+    #: At most the highest tier of the plan, which is also the default
+    tier: NotRequired[Literal["free", "starter", "team", "enterprise"]]
+
+
+class ClusterDeletionInput(TypedDict):
+    """The cluster a deletion job removes."""
+
+    clusterId: str
+
+
+class ClusterList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Cluster"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
+class ClusterMember(TypedDict):
+    """A user who may act on the cluster, with their role."""
+
+    userId: str
+    email: str
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    role: Literal["owner", "admin", "developer", "viewer"]
+
+
+class ClusterMemberList(TypedDict):
+    """The cluster's members, owners first."""
+
+    data: List["ClusterMember"]
+
+
+class ClusterUpdate(TypedDict):
+    """What to change; fields left out stay."""
+
+    #: Free-text name
+    name: NotRequired[str]
+    tier: NotRequired[Literal["free", "starter", "team", "enterprise"]]
 
 
 class CollectionQuery(TypedDict):
@@ -315,7 +370,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "insufficient_scope", "ip_blocked", "forbidden", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -338,6 +393,34 @@ class ImportInput(TypedDict):
     infer: bool
 
 
+class Invitation(TypedDict):
+    """An e-mailed invitation to join a cluster; its token is in the mail only."""
+
+    _id: str
+    clusterId: str
+    email: str
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    role: Literal["owner", "admin", "developer", "viewer"]
+    createdAt: str
+    #: Seven days after it was sent
+    expiresAt: str
+
+
+class InvitationAccept(TypedDict):
+    """The token of an invitation."""
+
+    #: The `token` of the e-mailed link
+    token: str
+
+
+class InvitationCreate(TypedDict):
+    """Who to invite, and the role they get on accepting."""
+
+    email: str
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    role: Literal["owner", "admin", "developer", "viewer"]
+
+
 class IpAllowlist(TypedDict):
     """Addresses and CIDR ranges allowed to reach the profile, the API-key routes and this setting; empty means any."""
 
@@ -356,10 +439,11 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import"]
+    kind: Literal["import", "cluster.delete"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    input: "ImportInput"
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion
+    input: Union["ImportInput", "ClusterDeletionInput"]
     #: Rows read, stored and refused
     counts: Dict[str, Any]
     #: Bytes of the (decompressed) source read so far
@@ -402,6 +486,13 @@ class LoggedOut(TypedDict):
 
     #: How many sessions this call ended
     sessionsEnded: int
+
+
+class MemberUpdate(TypedDict):
+    """The new role."""
+
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    role: Literal["owner", "admin", "developer", "viewer"]
 
 
 class Passkey(TypedDict):
@@ -750,5 +841,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, or `COUNT(*)`."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

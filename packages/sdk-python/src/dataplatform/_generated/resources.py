@@ -217,6 +217,71 @@ class JobsResource(SyncResource):
         return cast("_m.Job", self._client.request("POST", f"/api/jobs/{segment(id, 'id')}/cancel", options=options))
 
 
+class ClustersMembersResource(SyncResource):
+    """`client.clusters.members`: 3 operation(s) of the contract."""
+
+    def list(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.ClusterMemberList:
+        """List a cluster's members: `GET /api/clusters/{id}/members`."""
+        return cast("_m.ClusterMemberList", self._client.request("GET", f"/api/clusters/{segment(id, 'id')}/members", options=options))
+
+    def update(self, id: str, user_id: str, body: _m.MemberUpdate, *, options: Optional[RequestOptions] = None) -> _m.ClusterMember:
+        """Change a member's role: `PATCH /api/clusters/{id}/members/{userId}`."""
+        return cast("_m.ClusterMember", self._client.request("PATCH", f"/api/clusters/{segment(id, 'id')}/members/{segment(user_id, 'userId')}", body=body, options=options))
+
+    def delete(self, id: str, user_id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Remove a member: `DELETE /api/clusters/{id}/members/{userId}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/clusters/{segment(id, 'id')}/members/{segment(user_id, 'userId')}", options=options))
+
+
+class ClustersInvitationsResource(SyncResource):
+    """`client.clusters.invitations`: 2 operation(s) of the contract."""
+
+    def create(self, id: str, body: _m.InvitationCreate, *, options: Optional[RequestOptions] = None) -> _m.Invitation:
+        """Invite someone to a cluster: `POST /api/clusters/{id}/invitations`."""
+        return cast("_m.Invitation", self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/invitations", body=body, options=options))
+
+    def accept(self, body: _m.InvitationAccept, *, options: Optional[RequestOptions] = None) -> _m.ClusterMember:
+        """Accept an invitation: `POST /api/clusters/invitations/accept`."""
+        return cast("_m.ClusterMember", self._client.request("POST", "/api/clusters/invitations/accept", body=body, options=options))
+
+
+class ClustersResource(SyncResource):
+    """`client.clusters`: 7 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.members = ClustersMembersResource(client)
+        self.invitations = ClustersInvitationsResource(client)
+
+    def list(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Cluster]:
+        """List your clusters: `GET /api/clusters`."""
+        return self._client.get_page("/api/clusters", query={"limit": limit, "skip": skip}, options=options)
+
+    def create(self, body: _m.ClusterCreate, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Create a cluster: `POST /api/clusters`."""
+        return cast("_m.Cluster", self._client.request("POST", "/api/clusters", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Get a cluster: `GET /api/clusters/{id}`."""
+        return cast("_m.Cluster", self._client.request("GET", f"/api/clusters/{segment(id, 'id')}", options=options))
+
+    def update(self, id: str, body: _m.ClusterUpdate, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Rename a cluster or change its tier: `PATCH /api/clusters/{id}`."""
+        return cast("_m.Cluster", self._client.request("PATCH", f"/api/clusters/{segment(id, 'id')}", body=body, options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Delete a cluster: `DELETE /api/clusters/{id}`."""
+        return cast("_m.Job", self._client.request("DELETE", f"/api/clusters/{segment(id, 'id')}", options=options))
+
+    def pause(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Pause a cluster: `POST /api/clusters/{id}/pause`."""
+        return cast("_m.Cluster", self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/pause", options=options))
+
+    def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Resume a cluster: `POST /api/clusters/{id}/resume`."""
+        return cast("_m.Cluster", self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/resume", options=options))
+
+
 class KeysResource(SyncResource):
     """`client.keys`: 8 operation(s) of the contract."""
 
@@ -527,6 +592,71 @@ class AsyncJobsResource(AsyncResource):
     async def cancel(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:
         """Cancel a job: `POST /api/jobs/{id}/cancel`."""
         return cast("_m.Job", await self._client.request("POST", f"/api/jobs/{segment(id, 'id')}/cancel", options=options))
+
+
+class AsyncClustersMembersResource(AsyncResource):
+    """`client.clusters.members`: 3 operation(s) of the contract."""
+
+    async def list(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.ClusterMemberList:
+        """List a cluster's members: `GET /api/clusters/{id}/members`."""
+        return cast("_m.ClusterMemberList", await self._client.request("GET", f"/api/clusters/{segment(id, 'id')}/members", options=options))
+
+    async def update(self, id: str, user_id: str, body: _m.MemberUpdate, *, options: Optional[RequestOptions] = None) -> _m.ClusterMember:
+        """Change a member's role: `PATCH /api/clusters/{id}/members/{userId}`."""
+        return cast("_m.ClusterMember", await self._client.request("PATCH", f"/api/clusters/{segment(id, 'id')}/members/{segment(user_id, 'userId')}", body=body, options=options))
+
+    async def delete(self, id: str, user_id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Remove a member: `DELETE /api/clusters/{id}/members/{userId}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/clusters/{segment(id, 'id')}/members/{segment(user_id, 'userId')}", options=options))
+
+
+class AsyncClustersInvitationsResource(AsyncResource):
+    """`client.clusters.invitations`: 2 operation(s) of the contract."""
+
+    async def create(self, id: str, body: _m.InvitationCreate, *, options: Optional[RequestOptions] = None) -> _m.Invitation:
+        """Invite someone to a cluster: `POST /api/clusters/{id}/invitations`."""
+        return cast("_m.Invitation", await self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/invitations", body=body, options=options))
+
+    async def accept(self, body: _m.InvitationAccept, *, options: Optional[RequestOptions] = None) -> _m.ClusterMember:
+        """Accept an invitation: `POST /api/clusters/invitations/accept`."""
+        return cast("_m.ClusterMember", await self._client.request("POST", "/api/clusters/invitations/accept", body=body, options=options))
+
+
+class AsyncClustersResource(AsyncResource):
+    """`client.clusters`: 7 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.members = AsyncClustersMembersResource(client)
+        self.invitations = AsyncClustersInvitationsResource(client)
+
+    def list(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Cluster]:
+        """List your clusters: `GET /api/clusters`."""
+        return self._client.get_page("/api/clusters", query={"limit": limit, "skip": skip}, options=options)
+
+    async def create(self, body: _m.ClusterCreate, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Create a cluster: `POST /api/clusters`."""
+        return cast("_m.Cluster", await self._client.request("POST", "/api/clusters", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Get a cluster: `GET /api/clusters/{id}`."""
+        return cast("_m.Cluster", await self._client.request("GET", f"/api/clusters/{segment(id, 'id')}", options=options))
+
+    async def update(self, id: str, body: _m.ClusterUpdate, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Rename a cluster or change its tier: `PATCH /api/clusters/{id}`."""
+        return cast("_m.Cluster", await self._client.request("PATCH", f"/api/clusters/{segment(id, 'id')}", body=body, options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Delete a cluster: `DELETE /api/clusters/{id}`."""
+        return cast("_m.Job", await self._client.request("DELETE", f"/api/clusters/{segment(id, 'id')}", options=options))
+
+    async def pause(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Pause a cluster: `POST /api/clusters/{id}/pause`."""
+        return cast("_m.Cluster", await self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/pause", options=options))
+
+    async def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
+        """Resume a cluster: `POST /api/clusters/{id}/resume`."""
+        return cast("_m.Cluster", await self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/resume", options=options))
 
 
 class AsyncKeysResource(AsyncResource):

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
+from .resources import AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -19,6 +19,7 @@ class SyncResources:
     settings: SettingsResource
     logs: LogsResource
     jobs: JobsResource
+    clusters: ClustersResource
     keys: KeysResource
     robots: RobotsResource
     webhooks: WebhooksResource
@@ -30,6 +31,7 @@ class SyncResources:
         self.settings = SettingsResource(client)
         self.logs = LogsResource(client)
         self.jobs = JobsResource(client)
+        self.clusters = ClustersResource(client)
         self.keys = KeysResource(client)
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
@@ -44,6 +46,7 @@ class AsyncResources:
     settings: AsyncSettingsResource
     logs: AsyncLogsResource
     jobs: AsyncJobsResource
+    clusters: AsyncClustersResource
     keys: AsyncKeysResource
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
@@ -55,6 +58,7 @@ class AsyncResources:
         self.settings = AsyncSettingsResource(client)
         self.logs = AsyncLogsResource(client)
         self.jobs = AsyncJobsResource(client)
+        self.clusters = AsyncClustersResource(client)
         self.keys = AsyncKeysResource(client)
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)

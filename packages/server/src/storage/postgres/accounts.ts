@@ -24,6 +24,8 @@ export class PostgresAccounts implements AccountStore {
                VALUES (${billing.id}, ${user.id}, ${billing.plan}, ${billing.trialExpiresAt}, ${billing.enterprise})`;
       await tx`INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at)
                VALUES (${cluster.id}, ${user.id}, ${cluster.name}, ${cluster.region}, ${cluster.tier}, 'running', ${user.createdAt})`;
+      await tx`INSERT INTO cluster_members (cluster_id, user_id, role, created_at)
+               VALUES (${cluster.id}, ${user.id}, 'owner', ${user.createdAt})`;
     });
   }
 

@@ -31,11 +31,14 @@ export class PostgresDeliveries implements DeliveryStore {
 
   async claim(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
     const rows = await this.sql.unsafe<ClaimedDelivery[]>(
+      // A paused cluster's deliveries wait, due, until it runs again: held, not lost.
       `WITH due AS (
-         SELECT id FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= $1
-         ORDER BY next_attempt_at LIMIT $3
-         FOR UPDATE SKIP LOCKED
+         SELECT d.id FROM webhook_deliveries d
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+           AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
+                           WHERE s.id = d.subscription_id AND c.status <> 'running')
+         ORDER BY d.next_attempt_at LIMIT $3
+         FOR UPDATE OF d SKIP LOCKED
        ), claimed AS (
          UPDATE webhook_deliveries d SET next_attempt_at = $2 FROM due WHERE d.id = due.id
          RETURNING d.id, d.subscription_id, d.event_id, d.attempts, d.retries, d.manual

@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresAuthChanges } from './auth-changes.js';
+import { PostgresClusters } from './clusters.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDeliveries } from './deliveries.js';
 import { PostgresDeviceAuthorizations } from './device-authorizations.js';
@@ -59,6 +60,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     usage: new PostgresUsage(sql),
     robots: new PostgresRobots(sql),
     accounts: new PostgresAccounts(sql),
+    clusters: new PostgresClusters(sql),
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),
     notifications: new PostgresNotifications(sql),

@@ -29,7 +29,7 @@ export class PostgresJobs implements JobStore {
   }
 
   async listByOwner(userId: string, page: { limit: number; skip: number }) {
-    const owned = this.sql`cluster_id IN (SELECT id FROM clusters WHERE owner_id = ${userId})`;
+    const owned = this.owned(userId);
     const [rows, [count]] = await Promise.all([
       this.sql<JobRow[]>`SELECT ${this.sql.unsafe(JOB_COLUMNS)} FROM jobs WHERE ${owned}
         ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.skip}`,
@@ -39,9 +39,23 @@ export class PostgresJobs implements JobStore {
   }
 
   async isOwnedBy(jobId: string, userId: string): Promise<boolean> {
-    const rows = await this.sql`SELECT 1 FROM jobs j JOIN clusters c ON c.id = j.cluster_id
-      WHERE j.id = ${jobId} AND c.owner_id = ${userId}`;
+    const rows = await this.sql`SELECT 1 FROM jobs WHERE id = ${jobId} AND ${this.owned(userId)}`;
     return rows.length === 1;
+  }
+
+  /**
+   * Jobs of the clusters the user is a member of, and of those they created (a deleted cluster's deletion job
+   * stays visible to its creator after its members are gone).
+   */
+  private owned(userId: string) {
+    return this.sql`cluster_id IN (SELECT cluster_id FROM cluster_members WHERE user_id = ${userId}
+      UNION SELECT id FROM clusters WHERE owner_id = ${userId})`;
+  }
+
+  async unfinished(kind: JobRecord['kind']): Promise<JobRecord[]> {
+    const rows = await this.sql<JobRow[]>`SELECT ${this.sql.unsafe(JOB_COLUMNS)} FROM jobs
+      WHERE kind = ${kind} AND status IN ('queued', 'running') ORDER BY created_at, id`;
+    return rows.map(jobOf);
   }
 
   async save(job: JobRecord): Promise<boolean> {

@@ -16,6 +16,9 @@ export class SqliteAccounts implements AccountStore {
       cluster: db.prepare(
         "INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at) VALUES (@id, @ownerId, @name, @region, @tier, 'running', @createdAt)",
       ),
+      owner: db.prepare(
+        "INSERT INTO cluster_members (cluster_id, user_id, role, created_at) VALUES (@clusterId, @userId, 'owner', @createdAt)",
+      ),
       countUsers: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users'),
       byEmail: db.prepare<[string], UserCredentials>(
         'SELECT id, email, name, created_at AS createdAt, password_hash AS passwordHash FROM users WHERE email = ?',
@@ -50,6 +53,7 @@ export class SqliteAccounts implements AccountStore {
         this.stmt.user.run(user);
         this.stmt.billing.run({ ...billing, userId: user.id, enterprise: billing.enterprise ? 1 : 0 });
         this.stmt.cluster.run({ ...cluster, ownerId: user.id, createdAt: user.createdAt });
+        this.stmt.owner.run({ clusterId: cluster.id, userId: user.id, createdAt: user.createdAt });
       })();
       return 'created';
     } catch (error) {

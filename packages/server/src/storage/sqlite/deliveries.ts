@@ -64,9 +64,12 @@ export class SqliteDeliveries implements DeliveryStore {
       db.pragma('synchronous', { simple: true }) as number
     ]!;
     this.stmt = {
+      // A paused cluster's deliveries wait, due, until it runs again: held, not lost.
       due: db.prepare<[string, number], { id: string }>(
-        `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-         ORDER BY next_attempt_at LIMIT ?`,
+        `SELECT d.id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
+                           WHERE s.id = d.subscription_id AND c.status <> 'running')
+         ORDER BY d.next_attempt_at LIMIT ?`,
       ),
       lease: db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?'),
       claimed: db.prepare<[string], ClaimRow>(

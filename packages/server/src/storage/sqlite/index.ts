@@ -4,6 +4,7 @@ import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.
 import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { sqliteAuthChanges } from './auth-changes.js';
+import { SqliteClusters } from './clusters.js';
 import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDeviceAuthorizations } from './device-authorizations.js';
 import { SqliteDocuments } from './documents.js';
@@ -74,6 +75,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     usage: new SqliteUsage(db),
     robots: new SqliteRobots(db),
     accounts: new SqliteAccounts(db),
+    clusters: new SqliteClusters(db),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),
     notifications: new SqliteNotifications(db),

@@ -2,7 +2,10 @@ import type Database from 'better-sqlite3';
 import { JOB_COLUMNS, type JobRow, jobOf, progressValues } from '../job-rows.js';
 import type { JobRecord, JobStatus, JobStore } from '../jobs.js';
 
-const OWNED = 'cluster_id IN (SELECT id FROM clusters WHERE owner_id = ?)';
+// Jobs of the clusters the user is a member of, and of those they created (a deleted cluster's deletion job stays
+// visible to its creator after its members are gone). Takes the user's id twice.
+const OWNED =
+  'cluster_id IN (SELECT cluster_id FROM cluster_members WHERE user_id = ? UNION SELECT id FROM clusters WHERE owner_id = ?)';
 
 /** Jobs on SQLite. */
 export class SqliteJobs implements JobStore {
@@ -21,12 +24,17 @@ export class SqliteJobs implements JobStore {
       countByCluster: db.prepare<[string], { n: number }>(
         'SELECT COUNT(*) AS n FROM jobs WHERE cluster_id = ?',
       ),
-      byOwner: db.prepare<[string, number, number], JobRow>(
+      byOwner: db.prepare<[string, string, number, number], JobRow>(
         `SELECT ${JOB_COLUMNS} FROM jobs WHERE ${OWNED} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
       ),
-      countByOwner: db.prepare<[string], { n: number }>(`SELECT COUNT(*) AS n FROM jobs WHERE ${OWNED}`),
-      owned: db.prepare<[string, string], { one: number }>(
+      countByOwner: db.prepare<[string, string], { n: number }>(
+        `SELECT COUNT(*) AS n FROM jobs WHERE ${OWNED}`,
+      ),
+      owned: db.prepare<[string, string, string], { one: number }>(
         `SELECT 1 AS one FROM jobs WHERE id = ? AND ${OWNED}`,
+      ),
+      unfinished: db.prepare<[string], JobRow>(
+        `SELECT ${JOB_COLUMNS} FROM jobs WHERE kind = ? AND status IN ('queued', 'running') ORDER BY created_at, id`,
       ),
       save: db.prepare(
         `UPDATE jobs SET input = @input, status = @status, counts = @counts, bytes = @bytes, errors = @errors, failure = @failure,
@@ -65,12 +73,16 @@ export class SqliteJobs implements JobStore {
   }
 
   async listByOwner(userId: string, page: { limit: number; skip: number }) {
-    const rows = this.stmt.byOwner.all(userId, page.limit, page.skip).map(jobOf);
-    return { rows, total: this.stmt.countByOwner.get(userId)!.n };
+    const rows = this.stmt.byOwner.all(userId, userId, page.limit, page.skip).map(jobOf);
+    return { rows, total: this.stmt.countByOwner.get(userId, userId)!.n };
   }
 
   async isOwnedBy(jobId: string, userId: string): Promise<boolean> {
-    return this.stmt.owned.get(jobId, userId) !== undefined;
+    return this.stmt.owned.get(jobId, userId, userId) !== undefined;
+  }
+
+  async unfinished(kind: JobRecord['kind']): Promise<JobRecord[]> {
+    return this.stmt.unfinished.all(kind).map(jobOf);
   }
 
   async save(job: JobRecord): Promise<boolean> {

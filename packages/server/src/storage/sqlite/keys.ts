@@ -17,11 +17,12 @@ export class SqliteKeys implements EngineKeyStore {
   constructor(db: Database.Database) {
     this.stmt = {
       findForAuth: db.prepare<[string], AuthRow>(`
-        SELECT k.id AS keyId, k.cluster_id AS clusterId, c.status AS clusterStatus, k.scopes, k.status,
+        SELECT k.id AS keyId, k.cluster_id AS clusterId, c.status AS clusterStatus, m.role AS clusterRole, k.scopes, k.status,
                k.expires_at AS expiresAt, k.secret_hash AS secretHash,
                b.plan, b.trial_expires_at AS trialExpiresAt, b.enterprise
         FROM api_keys k
         JOIN clusters c ON c.id = k.cluster_id
+        LEFT JOIN cluster_members m ON m.cluster_id = k.cluster_id AND m.user_id = k.owner_id
         JOIN billing_accounts b ON b.user_id = k.owner_id
         WHERE k.id = ?`),
       insert: db.prepare(`

@@ -278,6 +278,32 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE webhook_subscriptions ADD COLUMN delivery TEXT NOT NULL DEFAULT 'http'
     CHECK (delivery IN ('http', 'stream'));
   `,
+  `
+  -- Who may act on a cluster, and how (the role table of the API). Every cluster's creator is its first owner.
+  CREATE TABLE cluster_members (
+    cluster_id TEXT NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'developer', 'viewer')),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, user_id)
+  );
+  CREATE INDEX cluster_members_by_user ON cluster_members (user_id, cluster_id);
+  INSERT INTO cluster_members (cluster_id, user_id, role, created_at)
+    SELECT id, owner_id, 'owner', created_at FROM clusters;
+  -- E-mailed invitations: the token is kept as its hash; accepted_at makes it single use.
+  CREATE TABLE cluster_invitations (
+    id TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    role TEXT NOT NULL,
+    invited_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    accepted_at TEXT
+  );
+  CREATE INDEX cluster_invitations_by_cluster ON cluster_invitations (cluster_id);
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

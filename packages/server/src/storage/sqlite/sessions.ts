@@ -1,3 +1,4 @@
+import type { ClusterRole } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type {
   ActivityRecord,
@@ -15,6 +16,7 @@ interface DataRow {
   revokedAt: string | null;
   clusterId: string | null;
   clusterStatus: string | null;
+  clusterRole: ClusterRole | null;
   plan: string | null;
   trialExpiresAt: string | null;
   enterprise: number | null;
@@ -37,13 +39,15 @@ export class SqliteSessions implements SessionStore {
       // The cluster named by the request when the user owns it, else (none named) the user's first cluster.
       findForData: db.prepare<[{ clusterId: string | null; sessionId: string }], DataRow>(`
         SELECT s.id, s.user_id AS userId, s.expires_at AS expiresAt, s.revoked_at AS revokedAt,
-               c.id AS clusterId, c.status AS clusterStatus,
+               c.id AS clusterId, c.status AS clusterStatus, m.role AS clusterRole,
                b.plan, b.trial_expires_at AS trialExpiresAt, b.enterprise
         FROM sessions s
         LEFT JOIN billing_accounts b ON b.user_id = s.user_id
-        LEFT JOIN clusters c ON c.id = (
-          SELECT id FROM clusters WHERE owner_id = s.user_id AND (@clusterId IS NULL OR id = @clusterId)
-          ORDER BY created_at, id LIMIT 1)
+        LEFT JOIN cluster_members m ON m.user_id = s.user_id AND m.cluster_id = (
+          SELECT m2.cluster_id FROM cluster_members m2 JOIN clusters c2 ON c2.id = m2.cluster_id
+          WHERE m2.user_id = s.user_id AND (@clusterId IS NULL OR m2.cluster_id = @clusterId)
+          ORDER BY c2.owner_id = s.user_id DESC, c2.created_at, c2.id LIMIT 1)
+        LEFT JOIN clusters c ON c.id = m.cluster_id
         WHERE s.id = @sessionId`),
       revoke: db.prepare(
         'UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL',
@@ -91,7 +95,9 @@ export class SqliteSessions implements SessionStore {
       userId: row.userId,
       expiresAt: row.expiresAt,
       revokedAt: row.revokedAt,
-      cluster: row.clusterId ? { id: row.clusterId, status: row.clusterStatus! } : null,
+      cluster: row.clusterId
+        ? { id: row.clusterId, status: row.clusterStatus!, role: row.clusterRole! }
+        : null,
       billing:
         row.plan === null
           ? null

@@ -1,0 +1,108 @@
+/**
+ * The cluster-checks benchmark (issue 16): GET by id on the reference server (SQLite) with the development key,
+ * once with the checks every API-key request makes for its cluster (the cluster's status and the role its owner
+ * holds there, read with the key's record) and once with them switched off (the programmatic `clusterChecks`
+ * option), side by side in one run.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startChild } from './child.mjs';
+import { waitForQuiet, watchCpu } from './cpu.mjs';
+import { makeOrders, orderId } from './data.mjs';
+import { measure } from './load.mjs';
+import { combine, formatResult, ms, number, percent, ratio } from './report.mjs';
+
+const TARGETS = {
+  checked: { env: {}, label: 'cluster status and role checked' },
+  unchecked: { env: { BENCH_AUTH: 'no-cluster-checks' }, label: 'cluster checks off' },
+};
+
+/** Runs both servers side by side; resolves with `{ settings, results: { checked, unchecked } }`. */
+export async function runClusterChecksBenchmark({
+  referenceScript,
+  work,
+  connections,
+  duration,
+  warmup,
+  rounds,
+  documents,
+  log,
+}) {
+  const ordersFile = join(work, 'cluster-orders.json');
+  writeFileSync(
+    ordersFile,
+    JSON.stringify(makeOrders(documents).map((fields, i) => ({ _id: orderId(i + 1), ...fields }))),
+  );
+  const servers = {};
+  for (const [name, { env }] of Object.entries(TARGETS)) {
+    servers[name] = await startChild(
+      referenceScript,
+      [ordersFile, mkdtempSync(join(work, `clusters-${name}-`))],
+      {
+        env: { DATABASE_URL: '', BENCH_AUTH: '', ...env },
+      },
+    );
+  }
+  try {
+    const load = (name, seconds) => {
+      const { url, apiKey } = servers[name].info;
+      const id = () => orderId(1 + Math.floor(Math.random() * documents));
+      return measure({
+        url,
+        method: 'GET',
+        headers: { 'x-api-key': apiKey },
+        next: () => ({ path: `/api/v1/data/orders/${id()}` }),
+        connections,
+        duration: seconds,
+      });
+    };
+    for (const name of Object.keys(TARGETS)) await load(name, warmup);
+    const pids = Object.values(servers).map((server) => server.pid);
+    const samples = { checked: [], unchecked: [] };
+    for (let round = 1; round <= rounds; round++) {
+      log(`round ${round} (before it, others used ${percent(await waitForQuiet(pids))} of the CPU)`);
+      // Alternate the order, so that a burst of other work does not always hit the same target.
+      for (const name of round % 2 === 1 ? ['checked', 'unchecked'] : ['unchecked', 'checked']) {
+        const watch = watchCpu(pids);
+        const result = await load(name, duration);
+        result.others = watch.stop();
+        samples[name].push(result);
+        log(`  ${TARGETS[name].label.padEnd(40)} ${formatResult(result)}`);
+      }
+    }
+    return {
+      settings: { connections, duration, warmup, rounds, documents },
+      results: { checked: combine(samples.checked), unchecked: combine(samples.unchecked) },
+    };
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+  }
+}
+
+/** The markdown section of the cluster-checks benchmark. */
+export function renderClusterChecksSection({ settings, results }, { command, date }) {
+  const { checked, unchecked } = results;
+  const value = checked.rps / unchecked.rps;
+  const met = value >= 0.95 && checked.failed === 0;
+  const row = (name, r) =>
+    `| ${TARGETS[name].label} | ${number(r.rps)} | ${number(r.min)}–${number(r.max)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} | ${ratio(r.rps / unchecked.rps)} | ${percent(r.others)} |`;
+  return `## Cluster checks
+
+Produced by \`${command}\` on ${date}. GET by id (\`GET /api/v1/data/orders/{id}\`, a random one of
+${number(settings.documents)} seeded orders) with the development key on two reference servers from the build,
+SQLite, side by side. One makes the checks every API-key request makes for its cluster: the cluster is running, and
+the key's owner is still a member whose role allows the route (both read with the key's record, which the
+authentication cache keeps); the other has them switched off (the programmatic \`clusterChecks\` option, which no
+environment variable reaches). autocannon, ${settings.connections} connections, ${settings.warmup} s warm-up, then
+${settings.rounds} rounds of ${settings.duration} s alternating the order; figures are medians of the rounds.
+
+| server | req/s (median) | range | p50 (ms) | p99 (ms) | failed | ÷ off | others' CPU |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${row('checked', checked)}
+${row('unchecked', unchecked)}
+
+| goal | target | measured | verdict |
+|---|---:|---:|---|
+| GET by id with cluster status and role checks vs without | ≥ 0.95× | ${ratio(value)} | **${met ? 'met' : 'not met'}** |
+`;
+}
