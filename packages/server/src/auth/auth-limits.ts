@@ -4,7 +4,7 @@ import {
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
-} from 'rate-limiter-flexible';
+} from './rate-limiter-stores.js';
 import type { AuthLimits } from '../config.js';
 import { ApiError } from '../http/errors.js';
 

@@ -12,7 +12,7 @@ import {
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
-} from 'rate-limiter-flexible';
+} from './rate-limiter-stores.js';
 import { ApiError } from '../http/errors.js';
 
 /** What the rate limiter decided about one request. */

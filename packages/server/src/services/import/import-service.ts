@@ -20,7 +20,7 @@ import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
 import { insertOperation, nextId } from '../document-operations.js';
 import { publicJob } from '../jobs.js';
-import { csvParser } from './csv.js';
+import { lazy } from '../../lazy.js';
 import { decodedBody, utf8Checked } from './decode.js';
 import { jsonArrayParser } from './json-array.js';
 import { ndjsonParser } from './ndjson.js';
@@ -66,8 +66,11 @@ function markKey(jobId: string, firstRow: number): string {
   return `import:${jobId}:${firstRow}`;
 }
 
-function parserFor(format: ImportFormat, infer: boolean, maxRowBytes: number): RowParser {
-  if (format === 'csv') return csvParser(infer, maxRowBytes);
+// csv-parse is loaded by the first CSV import, not at start.
+const loadCsv = lazy(() => import('./csv.js'));
+
+async function parserFor(format: ImportFormat, infer: boolean, maxRowBytes: number): Promise<RowParser> {
+  if (format === 'csv') return (await loadCsv()).csvParser(infer, maxRowBytes);
   if (format === 'json') return jsonArrayParser(maxRowBytes);
   return ndjsonParser(maxRowBytes);
 }
@@ -140,7 +143,7 @@ class ImportRun {
     try {
       for await (const chunk of utf8Checked(decodedBody(raw, this.request.gzip))) {
         this.job.bytes += chunk.length;
-        this.parser ??= this.startParser(chunk);
+        this.parser ??= await this.startParser(chunk);
         await this.take(this.parser.push(chunk));
       }
       if (this.parser) await this.take(await this.parser.end());
@@ -157,7 +160,7 @@ class ImportRun {
     }
   }
 
-  private startParser(first: Buffer): RowParser {
+  private startParser(first: Buffer): Promise<RowParser> {
     const format = importFormat(this.request.format, first.subarray(0, 64).toString('utf8'));
     this.job.input = { ...this.job.input, format };
     return parserFor(format, this.request.infer, this.request.maxRowBytes);

@@ -1,0 +1,10 @@
+/**
+ * The rate-limiter-flexible classes the server uses, each from its own module: the package's index loads every
+ * store it supports (MongoDB, MySQL, DynamoDB, Prisma, Etcd, …), code the start would compile for nothing.
+ */
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
+
+export type { RateLimiterAbstract } from 'rate-limiter-flexible';
+export { RateLimiterMemory, RateLimiterRedis, RateLimiterRes };
