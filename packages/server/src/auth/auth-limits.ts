@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
+import type { AuthLimits } from '../config.js';
+import { ApiError } from '../http/errors.js';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
 } from './rate-limiter-stores.js';
-import type { AuthLimits } from '../config.js';
-import { ApiError } from '../http/errors.js';
 
 /** The routes limited per client address. */
 export type LimitedAction = 'signin' | 'signup' | 'reset';

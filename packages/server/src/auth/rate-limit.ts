@@ -7,13 +7,13 @@ import {
 } from '@dataplatform/contract';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
+import { ApiError } from '../http/errors.js';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
 } from './rate-limiter-stores.js';
-import { ApiError } from '../http/errors.js';
 
 /** What the rate limiter decided about one request. */
 export type RateDecision = RateLimitCount;

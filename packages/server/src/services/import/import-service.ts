@@ -15,12 +15,12 @@ import {
 } from '@dataplatform/contract';
 import { ApiError } from '../../http/errors.js';
 import { rejectViolation } from '../../http/validate.js';
+import { lazy } from '../../lazy.js';
 import type { DocumentOperation, OperationResult } from '../../storage/documents.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
 import { insertOperation, nextId } from '../document-operations.js';
 import { publicJob } from '../jobs.js';
-import { lazy } from '../../lazy.js';
 import { decodedBody, utf8Checked } from './decode.js';
 import { jsonArrayParser } from './json-array.js';
 import { ndjsonParser } from './ndjson.js';
