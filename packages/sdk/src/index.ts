@@ -14,6 +14,7 @@ export type {
   ApiKeyWithSecret,
   AuthSession,
   BillingAccount,
+  CheckoutRequest,
   Cluster,
   ClusterCreate,
   ClusterList,
@@ -30,6 +31,9 @@ export type {
   ImportFormat,
   Invitation,
   InvitationCreate,
+  Invoice,
+  InvoiceLine,
+  InvoiceList,
   IpAllowlist,
   Job,
   JobList,
@@ -38,6 +42,7 @@ export type {
   LoggedOut,
   PasswordReset,
   Plan,
+  RedirectUrl,
   ResetRequested,
   Robot,
   RobotCreate,
@@ -47,6 +52,8 @@ export type {
   SqlCondition,
   SqlResponse,
   StoredDocument,
+  UsageDay,
+  UsageList,
   User,
   WebhookAttemptRecord,
   WebhookCreateRequest,
@@ -104,6 +111,7 @@ export {
   ClusterMembers,
   Clusters,
 } from './resources/clusters.js';
+export { Billing, BillingInvoices, type InvoiceListParams, type UsageParams } from './resources/billing.js';
 export { Collection } from './resources/collection.js';
 export {
   type AnyDocument,

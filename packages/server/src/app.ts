@@ -21,6 +21,7 @@ import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { batchHandlers } from './routes/batch.js';
+import { billingHandlers } from './routes/billing.js';
 import { clusterHandlers, memberHandlers } from './routes/clusters.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
@@ -39,6 +40,7 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { type BillingRuntime, openBilling } from './services/billing-runtime.js';
 import { ClusterDeletions } from './services/cluster-deletions.js';
 import { ClusterMembers } from './services/cluster-members.js';
 import { ClusterService } from './services/clusters.js';
@@ -64,6 +66,8 @@ declare module 'fastify' {
     webhooks: WebhookRuntime;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
+    /** Billing's services, its usage meter and its periodic tasks. */
+    billing: BillingRuntime;
   }
 }
 
@@ -166,6 +170,9 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => webhooks.close());
 
+  const billing = openBilling(app, config, storage, activity, options, publicUrl);
+  app.decorate('billing', billing);
+
   const deletions = new ClusterDeletions(storage, app.log);
   app.decorate('clusterDeletions', deletions);
   app.addHook('onClose', () => deletions.close());
@@ -199,6 +206,7 @@ export async function buildApp(
       ),
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
+      ...billingHandlers(billing.service, billing.payments),
     },
     {
       auth,

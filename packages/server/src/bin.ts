@@ -1,5 +1,9 @@
 #!/usr/bin/env node
+import { runCreditsCommand } from './operator/credits.js';
 import { startServer } from './server.js';
+
+// Operator commands run against the server's database and exit; anything else starts the server.
+if (process.argv[2] === 'credits') process.exit(await runCreditsCommand(process.argv.slice(3)));
 
 const server = await startServer().catch((error: Error) => {
   console.error(`dataplatform-server failed to start: ${error.message}`);

@@ -17,6 +17,10 @@ export const ACTIVITY_ACTIONS = [
   'identity.linked',
   'passkey.added',
   'passkey.removed',
+  'billing.trial_ending',
+  'billing.trial_ended',
+  'billing.suspended',
+  'billing.credits_added',
 ] as const;
 
 /** An action of the activity log. */

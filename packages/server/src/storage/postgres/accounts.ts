@@ -55,7 +55,10 @@ export class PostgresAccounts implements AccountStore {
   }
 
   async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
-    await this.sql`UPDATE billing_accounts SET plan = ${plan} WHERE user_id = ${userId}`;
+    // Leaving payg ends a suspension: other plans are not paid from credits.
+    await this.sql`UPDATE billing_accounts SET plan = ${plan},
+      status = CASE WHEN ${plan} <> 'payg' AND status = 'suspended' THEN 'active' ELSE status END
+      WHERE user_id = ${userId}`;
     return this.billing(userId);
   }
 

@@ -30,7 +30,12 @@ export class SqliteAccounts implements AccountStore {
         `SELECT id, plan, credits, trial_expires_at AS trialExpiresAt, enterprise, status
          FROM billing_accounts WHERE user_id = ?`,
       ),
-      setPlan: db.prepare('UPDATE billing_accounts SET plan = ? WHERE user_id = ?'),
+      // Leaving payg ends a suspension: other plans are not paid from credits.
+      setPlan: db.prepare(
+        `UPDATE billing_accounts SET plan = ?1,
+           status = CASE WHEN ?1 <> 'payg' AND status = 'suspended' THEN 'active' ELSE status END
+         WHERE user_id = ?2`,
+      ),
       allowlist: db.prepare<[string], { entries: string }>(
         'SELECT entries FROM ip_allowlists WHERE user_id = ?',
       ),

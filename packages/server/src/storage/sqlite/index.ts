@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.js';
 import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
+import { SqliteBilling } from './billing.js';
 import { sqliteAuthChanges } from './auth-changes.js';
 import { SqliteClusters } from './clusters.js';
 import { SqliteDeliveries } from './deliveries.js';
@@ -75,6 +76,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     usage: new SqliteUsage(db),
     robots: new SqliteRobots(db),
     accounts: new SqliteAccounts(db),
+    billing: new SqliteBilling(db),
     clusters: new SqliteClusters(db),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),

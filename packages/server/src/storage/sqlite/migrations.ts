@@ -304,6 +304,37 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cluster_invitations_by_cluster ON cluster_invitations (cluster_id);
   `,
+  `
+  -- Billing: the trial's end and its notice are marked once; Stripe's customer of the account.
+  ALTER TABLE billing_accounts ADD COLUMN trial_ended_at TEXT;
+  ALTER TABLE billing_accounts ADD COLUMN trial_notified_at TEXT;
+  ALTER TABLE billing_accounts ADD COLUMN stripe_customer_id TEXT;
+  -- Billing: metered use per cluster per day. Counters are added to by every instance's batches; documents and
+  -- storage are the last reading of the day. No foreign key: a deleted cluster's usage stays on its invoices.
+  CREATE TABLE billing_usage_days (
+    cluster_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    requests INTEGER NOT NULL DEFAULT 0,
+    documents INTEGER NOT NULL DEFAULT 0,
+    storage_bytes INTEGER NOT NULL DEFAULT 0,
+    function_invocations INTEGER NOT NULL DEFAULT 0,
+    webhook_deliveries INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (cluster_id, day)
+  );
+  -- What payg credits have paid for each month so far: the next charge takes only the difference.
+  CREATE TABLE billing_charges (
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    month TEXT NOT NULL,
+    cents INTEGER NOT NULL,
+    PRIMARY KEY (user_id, month)
+  );
+  -- Stripe events already applied, so that a replayed event changes nothing.
+  CREATE TABLE billing_stripe_events (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    received_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
