@@ -162,16 +162,24 @@ export async function buildApp(
     await resets.drain();
     mailer.close();
   });
-  const webhooks = await openWebhooks(config, storage, app.log, options.clock);
+  const billing = openBilling(app, config, storage, activity, options, publicUrl);
+  app.decorate('billing', billing);
+  const meter = billing.meter;
+  const webhooks = await openWebhooks(
+    config,
+    storage,
+    app.log,
+    options.clock,
+    meter ? (clusterId) => meter.count(clusterId, 'webhookDeliveries') : undefined,
+  );
   app.decorate('webhooks', webhooks);
   app.addHook('preClose', (done) => {
     webhooks.streams.closeAll();
     done();
   });
   app.addHook('onClose', async () => webhooks.close());
-
-  const billing = openBilling(app, config, storage, activity, options, publicUrl);
-  app.decorate('billing', billing);
+  // After the webhook worker stopped: its last attempts are counted too.
+  app.addHook('onClose', async () => billing.meter?.close());
 
   const deletions = new ClusterDeletions(storage, app.log);
   app.decorate('clusterDeletions', deletions);

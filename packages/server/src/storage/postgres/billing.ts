@@ -27,9 +27,9 @@ export class PostgresBilling implements BillingStore {
     await this.sql`
       INSERT INTO billing_usage_days (cluster_id, day, requests, function_invocations, webhook_deliveries)
       SELECT * FROM unnest(
-        ${rows.map((r) => r.clusterId)}::text[], ${rows.map((r) => r.day)}::text[],
-        ${rows.map((r) => r.requests)}::int8[], ${rows.map((r) => r.functionInvocations)}::int8[],
-        ${rows.map((r) => r.webhookDeliveries)}::int8[])
+        ${this.sql.array(rows.map((r) => r.clusterId))}::text[], ${this.sql.array(rows.map((r) => r.day))}::text[],
+        ${this.sql.array(rows.map((r) => r.requests))}::int8[], ${this.sql.array(rows.map((r) => r.functionInvocations))}::int8[],
+        ${this.sql.array(rows.map((r) => r.webhookDeliveries))}::int8[])
       ON CONFLICT (cluster_id, day) DO UPDATE SET
         requests = billing_usage_days.requests + excluded.requests,
         function_invocations = billing_usage_days.function_invocations + excluded.function_invocations,
@@ -42,8 +42,8 @@ export class PostgresBilling implements BillingStore {
     await this.sql`
       INSERT INTO billing_usage_days (cluster_id, day, documents, storage_bytes)
       SELECT * FROM unnest(
-        ${rows.map((r) => r.clusterId)}::text[], ${rows.map((r) => r.day)}::text[],
-        ${rows.map((r) => r.documents)}::int8[], ${rows.map((r) => r.storageBytes)}::int8[])
+        ${this.sql.array(rows.map((r) => r.clusterId))}::text[], ${this.sql.array(rows.map((r) => r.day))}::text[],
+        ${this.sql.array(rows.map((r) => r.documents))}::int8[], ${this.sql.array(rows.map((r) => r.storageBytes))}::int8[])
       ON CONFLICT (cluster_id, day) DO UPDATE SET
         documents = excluded.documents, storage_bytes = excluded.storage_bytes`;
   }
