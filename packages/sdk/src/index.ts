@@ -82,6 +82,7 @@ export {
   type NoAnswerOptions,
   NotFoundError,
   PayloadTooLargeError,
+  PaymentRequiredError,
   PermissionDeniedError,
   PreconditionRequiredError,
   RateLimitError,
