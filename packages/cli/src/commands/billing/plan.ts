@@ -1,5 +1,5 @@
 import type { Plan } from '@dataplatform/sdk';
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
 import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { type Run, withExamples } from '../command.js';
@@ -16,7 +16,7 @@ const PLANS: readonly Plan[] = ['free', 'starter', 'team', 'payg'];
 export function newBillingPlanCommand(f: Factory, run: Run<BillingPlanOptions> = runBillingPlan): Command {
   const command = new Command('plan')
     .description('Change your plan (free, starter, team or payg); your keys get the new tier at once')
-    .argument('<plan>', PLANS.join(', '))
+    .addArgument(new Argument('<plan>', 'the plan to switch to').choices(PLANS))
     .action((plan: string) => run(f, { plan: plan as Plan }));
   return withExamples(command, ['dp billing plan team', 'dp billing plan payg --json']);
 }
