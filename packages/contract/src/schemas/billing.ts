@@ -113,3 +113,11 @@ export type UsageDay = z.infer<typeof UsageDay>;
 export type Invoice = z.infer<typeof Invoice>;
 /** A line of an invoice. */
 export type InvoiceLine = z.infer<typeof InvoiceLine>;
+/** The usage list. */
+export type UsageList = z.infer<typeof UsageList>;
+/** A page of invoices. */
+export type InvoiceList = z.infer<typeof InvoiceList>;
+/** A request for a Checkout page. */
+export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
+/** A payment provider's page. */
+export type RedirectUrl = z.infer<typeof RedirectUrl>;
