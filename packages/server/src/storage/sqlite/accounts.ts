@@ -32,9 +32,9 @@ export class SqliteAccounts implements AccountStore {
       ),
       // Leaving payg ends a suspension: other plans are not paid from credits.
       setPlan: db.prepare(
-        `UPDATE billing_accounts SET plan = ?1,
-           status = CASE WHEN ?1 <> 'payg' AND status = 'suspended' THEN 'active' ELSE status END
-         WHERE user_id = ?2`,
+        `UPDATE billing_accounts SET plan = @plan,
+           status = CASE WHEN @plan <> 'payg' AND status = 'suspended' THEN 'active' ELSE status END
+         WHERE user_id = @userId`,
       ),
       allowlist: db.prepare<[string], { entries: string }>(
         'SELECT entries FROM ip_allowlists WHERE user_id = ?',
@@ -90,7 +90,7 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
-    this.stmt.setPlan.run(plan, userId);
+    this.stmt.setPlan.run({ plan, userId });
     return this.billing(userId);
   }
 

@@ -60,16 +60,16 @@ export class SqliteBilling implements BillingStore {
         `INSERT INTO billing_charges (user_id, month, cents) VALUES (?, ?, ?)
          ON CONFLICT (user_id, month) DO UPDATE SET cents = excluded.cents`,
       ),
-      takeCredits: db.prepare<[number, string], { credits: number; status: string }>(
-        `UPDATE billing_accounts SET credits = credits - ?1,
-           status = CASE WHEN credits - ?1 <= 0 AND status = 'active' THEN 'suspended' ELSE status END
-         WHERE user_id = ?2 RETURNING credits, status`,
+      takeCredits: db.prepare<[{ cents: number; userId: string }], { credits: number; status: string }>(
+        `UPDATE billing_accounts SET credits = credits - @cents,
+           status = CASE WHEN credits - @cents <= 0 AND status = 'active' THEN 'suspended' ELSE status END
+         WHERE user_id = @userId RETURNING credits, status`,
       ),
       userByEmail: db.prepare<[string], { id: string }>('SELECT id FROM users WHERE email = ?'),
-      addCredits: db.prepare<[number, string], { credits: number }>(
-        `UPDATE billing_accounts SET credits = credits + ?1,
-           status = CASE WHEN status = 'suspended' AND credits + ?1 > 0 THEN 'active' ELSE status END
-         WHERE user_id = ?2 RETURNING credits`,
+      addCredits: db.prepare<[{ cents: number; userId: string }], { credits: number }>(
+        `UPDATE billing_accounts SET credits = credits + @cents,
+           status = CASE WHEN status = 'suspended' AND credits + @cents > 0 THEN 'active' ELSE status END
+         WHERE user_id = @userId RETURNING credits`,
       ),
       recordEvent: db.prepare(
         'INSERT INTO billing_stripe_events (id, type, received_at) VALUES (@id, @type, @receivedAt) ON CONFLICT DO NOTHING',
@@ -120,7 +120,7 @@ export class SqliteBilling implements BillingStore {
         // Usage only grows, so the cost does too; a smaller figure (a changed price table) takes nothing back.
         const charged = Math.max(0, cents - before);
         this.stmt.setCharged.run(userId, month, Math.max(cents, before));
-        const account = this.stmt.takeCredits.get(charged, userId);
+        const account = this.stmt.takeCredits.get({ cents: charged, userId });
         return account ? { charged, ...account } : null;
       })
       .immediate();
@@ -136,7 +136,7 @@ export class SqliteBilling implements BillingStore {
         const userId = 'userId' in user ? user.userId : this.stmt.userByEmail.get(user.email)?.id;
         if (userId === undefined) return null;
         if (stripeEvent && this.stmt.recordEvent.run(stripeEvent).changes === 0) return 'replayed' as const;
-        const row = this.stmt.addCredits.get(cents, userId);
+        const row = this.stmt.addCredits.get({ cents, userId });
         return row ? { userId, credits: row.credits } : null;
       })
       .immediate();
