@@ -154,7 +154,7 @@ export function stripeMockBinary(): string | null {
 /** Starts stripe-mock (Stripe's API answered from its OpenAPI fixtures) on a free loopback port, HTTP only. */
 export async function startStripeMock(bin: string): Promise<TestService> {
   const port = await freePort();
-  const child = spawn(bin, ['-http-port', String(port)], {
+  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
