@@ -1,4 +1,9 @@
-import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES, rateTierOf } from '@dataplatform/contract';
+import {
+  allowlistUpdate,
+  checkAllowlistAccess,
+  RESET_LINK_MINUTES,
+  rateTierOf,
+} from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { ClusterModel } from './clusters.js';
 import { DeviceModel } from './devices.js';

@@ -39,7 +39,14 @@ function invoiceOf(model: AccountModel, userId: string, month: string): Invoice 
   const lines = invoiceLines(billing.plan, zeroTotals(), DEFAULT_PRICES);
   const total = lines.reduce((sum, line) => sum + line.amount, 0);
   const status = month === monthOf(today()) ? 'draft' : total === 0 ? 'paid' : 'open';
-  return { _id: invoiceIdOf(billing._id, month), period: monthPeriod(month), lines, total, currency: 'usd', status };
+  return {
+    _id: invoiceIdOf(billing._id, month),
+    period: monthPeriod(month),
+    lines,
+    total,
+    currency: 'usd',
+    status,
+  };
 }
 
 /** The mocks have no payment provider configured, like a server without Stripe's settings. */

@@ -106,13 +106,13 @@ export type {
   BatchResponse,
   BatchResult,
 } from './resources/batch.js';
+export { Billing, BillingInvoices, type InvoiceListParams, type UsageParams } from './resources/billing.js';
 export {
   ClusterInvitations,
   type ClusterListParams,
   ClusterMembers,
   Clusters,
 } from './resources/clusters.js';
-export { Billing, BillingInvoices, type InvoiceListParams, type UsageParams } from './resources/billing.js';
 export { Collection } from './resources/collection.js';
 export {
   type AnyDocument,

@@ -15,7 +15,11 @@ afterAll(() => server.close());
 async function signedIn(): Promise<DataPlatform> {
   const client = new DataPlatform({ baseUrl, maxRetries: 0 });
   await client.auth.signUp(
-    { email: `b-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long passphrase', name: 'B' },
+    {
+      email: `b-${Math.random().toString(36).slice(2)}@example.com`,
+      password: 'a long passphrase',
+      name: 'B',
+    },
     { storeToken: true },
   );
   return client;

@@ -29,7 +29,9 @@ export function missingPaymentSettings(settings: PaymentSettings): string[] {
 
 function whole(value: unknown, name: string, min: number): number {
   if (!Number.isSafeInteger(value) || (value as number) < min)
-    throw new Error(`DATAPLATFORM_PRICES: ${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `DATAPLATFORM_PRICES: ${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`,
+    );
   return value as number;
 }
 
@@ -66,6 +68,10 @@ export function loadPrices(json: string | undefined): PriceTable {
       DEFAULT_PRICES.functionInvocations,
       'functionInvocations',
     ),
-    webhookDeliveries: unitPrice(given.webhookDeliveries, DEFAULT_PRICES.webhookDeliveries, 'webhookDeliveries'),
+    webhookDeliveries: unitPrice(
+      given.webhookDeliveries,
+      DEFAULT_PRICES.webhookDeliveries,
+      'webhookDeliveries',
+    ),
   };
 }

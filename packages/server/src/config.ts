@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns';
-import { BATCH_BODY_LIMIT, parseAllowlistEntry, type PriceTable } from '@dataplatform/contract';
+import { BATCH_BODY_LIMIT, type PriceTable, parseAllowlistEntry } from '@dataplatform/contract';
 import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
-import { type PaymentSettings, loadPaymentSettings, loadPrices } from './billing-settings.js';
+import { loadPaymentSettings, loadPrices, type PaymentSettings } from './billing-settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from './webhooks/schedule.js';
 
 /** Per-address limits of the sign-in, sign-up and password-reset routes, and the lock after failed sign-ins. */

@@ -74,7 +74,12 @@ describe.skipIf(!inject('postgresUrl'))('billing across instances on PostgreSQL'
   it('runs each billing task on one instance per period', async () => {
     const now = new Date(Date.now() + 365 * 86_400_000);
     const [ranA, ranB] = await Promise.all([a.maintenance.tick(now), b.maintenance.tick(now)]);
-    for (const task of ['billing-end-trials', 'billing-trial-notices', 'billing-read-storage', 'billing-charge-payg'])
+    for (const task of [
+      'billing-end-trials',
+      'billing-trial-notices',
+      'billing-read-storage',
+      'billing-charge-payg',
+    ])
       expect([ranA.includes(task), ranB.includes(task)].filter(Boolean)).toHaveLength(1);
   });
 });

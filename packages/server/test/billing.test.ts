@@ -1,10 +1,4 @@
-import {
-  BillingAccount,
-  DEFAULT_PRICES,
-  Invoice,
-  InvoiceList,
-  UsageList,
-} from '@dataplatform/contract';
+import { BillingAccount, DEFAULT_PRICES, Invoice, InvoiceList, UsageList } from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCreditsCommand } from '../src/operator/credits.js';
 import { bearer, forEachEngine, type SignedUp, signUp, type TestServer } from './helpers.js';
@@ -38,7 +32,13 @@ forEachEngine(
       it('starts on the free plan with a 14-day trial, so its tier is starter', async () => {
         const who = await signUp(t);
         const got = await account(who);
-        expect(got).toMatchObject({ plan: 'free', credits: 0, trialActive: true, status: 'active', tier: 'starter' });
+        expect(got).toMatchObject({
+          plan: 'free',
+          credits: 0,
+          trialActive: true,
+          status: 'active',
+          tier: 'starter',
+        });
         const days = (Date.parse(got.trialExpiresAt!) - Date.now()) / 86_400_000;
         expect(Math.round(days)).toBe(14);
       });
@@ -60,7 +60,11 @@ forEachEngine(
 
       it('refuses a plan that is not on offer', async () => {
         const who = await signUp(t);
-        await expectError(await as(who, 'PUT', '/api/billing/plan', { plan: 'enterprise' }), 400, 'validation_error');
+        await expectError(
+          await as(who, 'PUT', '/api/billing/plan', { plan: 'enterprise' }),
+          400,
+          'validation_error',
+        );
       });
 
       it('refuses API keys', async () => {
@@ -149,7 +153,11 @@ forEachEngine(
         const who = await signUp(t);
         const other = await signUp(t);
         const list = InvoiceList.parse(await (await as(who, 'GET', '/api/billing/invoices')).json());
-        await expectError(await as(other, 'GET', `/api/billing/invoices/${list.data[0]!._id}`), 404, 'not_found');
+        await expectError(
+          await as(other, 'GET', `/api/billing/invoices/${list.data[0]!._id}`),
+          404,
+          'not_found',
+        );
       });
     });
 
@@ -198,7 +206,10 @@ forEachEngine(
           const error = await expectError(res, 404, 'not_found');
           expect(error.details).toEqual({ missing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] });
         }
-        const hook = await t.call('POST', '/api/billing/stripe/webhook', { key: null, body: { id: 'evt_1' } });
+        const hook = await t.call('POST', '/api/billing/stripe/webhook', {
+          key: null,
+          body: { id: 'evt_1' },
+        });
         await expectError(hook, 404, 'not_found');
       });
     });

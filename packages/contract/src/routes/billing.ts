@@ -44,7 +44,7 @@ export const billingRoutes = [
     tag,
     summary: 'Change your plan',
     description:
-      'The same change as `POST /api/auth/plan-choice`: `free`, `starter`, `team` or `payg`. The tier of every key of the account follows at once, on every instance. While a trial is active the tier is the higher of the plan\'s and `starter`.',
+      "The same change as `POST /api/auth/plan-choice`: `free`, `starter`, `team` or `payg`. The tier of every key of the account follows at once, on every instance. While a trial is active the tier is the higher of the plan's and `starter`.",
     auth: 'session',
     scopes: [],
     body: PlanChoiceRequest,
@@ -85,7 +85,8 @@ export const billingRoutes = [
     path: '/api/billing/invoices/{id}',
     tag,
     summary: 'Get an invoice',
-    description: "An invoice of another account, or of a month the account did not exist, is 404 `not_found`.",
+    description:
+      'An invoice of another account, or of a month the account did not exist, is 404 `not_found`.',
     auth: 'session',
     scopes: [],
     params: InvoiceParams,

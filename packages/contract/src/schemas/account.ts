@@ -56,7 +56,7 @@ export const BillingAccount = z
     status: z.enum(BILLING_STATUSES),
     tier: z.enum(RATE_TIERS).meta({
       description:
-        'The rate-limit tier of the account\'s keys: free; starter (the starter plan, or any plan during a trial); pro (team, payg); enterprise (set by an operator)',
+        "The rate-limit tier of the account's keys: free; starter (the starter plan, or any plan during a trial); pro (team, payg); enterprise (set by an operator)",
     }),
   })
   .meta({ id: 'BillingAccount', description: 'Plan, credits and trial of an account.' });

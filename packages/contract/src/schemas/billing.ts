@@ -17,8 +17,16 @@ export const UsageDay = z
     date: UsageDate,
     clusterId: z.string(),
     requests: z.number().int().min(0).meta({ description: 'Data-plane requests answered' }),
-    documents: z.number().int().min(0).meta({ description: 'Documents stored at the last reading of the day' }),
-    storageBytes: z.number().int().min(0).meta({ description: 'Bytes stored at the last reading of the day' }),
+    documents: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Documents stored at the last reading of the day' }),
+    storageBytes: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Bytes stored at the last reading of the day' }),
     functionInvocations: z.number().int().min(0),
     webhookDeliveries: z.number().int().min(0).meta({ description: 'Webhook delivery attempts made' }),
   })
@@ -46,7 +54,9 @@ export const InvoiceLine = z
 export const Invoice = z
   .object({
     _id: z.string(),
-    period: z.object({ start: UsageDate, end: UsageDate }).meta({ description: 'Calendar month, both ends included' }),
+    period: z
+      .object({ start: UsageDate, end: UsageDate })
+      .meta({ description: 'Calendar month, both ends included' }),
     lines: z.array(InvoiceLine),
     total: z.number().int().min(0).meta({ description: 'Sum of the lines, in cents' }),
     currency: z.literal('usd'),
@@ -54,7 +64,10 @@ export const Invoice = z
       description: 'draft: the current month, still changing; open: a past month not yet paid; paid',
     }),
   })
-  .meta({ id: 'Invoice', description: "A month's statement, computed from usage and the server's price table." });
+  .meta({
+    id: 'Invoice',
+    description: "A month's statement, computed from usage and the server's price table.",
+  });
 
 /** One page of invoices, newest first. */
 export const InvoiceList = listEnvelope(Invoice, 'InvoiceList');
@@ -76,11 +89,7 @@ export const MIN_CREDIT_TOP_UP = 500;
 /** Request for a Checkout page: a paid plan, or credits to buy (exactly one of them). */
 export const CheckoutRequest = z
   .strictObject({
-    plan: z
-      .enum(PLANS)
-      .exclude(['free'])
-      .optional()
-      .meta({ description: 'The plan to subscribe to' }),
+    plan: z.enum(PLANS).exclude(['free']).optional().meta({ description: 'The plan to subscribe to' }),
     credits: z
       .number()
       .int()
@@ -103,7 +112,9 @@ export const RedirectUrl = z
 export const StripeWebhookReceipt = z
   .object({
     received: z.literal(true),
-    applied: z.boolean().meta({ description: 'False when the event was seen before or concerns nothing here' }),
+    applied: z
+      .boolean()
+      .meta({ description: 'False when the event was seen before or concerns nothing here' }),
   })
   .meta({ id: 'StripeWebhookReceipt', description: 'The event was verified and recorded.' });
 

@@ -77,7 +77,10 @@ export function addUsageDay(
   };
 }
 
-const METERED: readonly { field: Exclude<keyof PriceTable, 'plans'>; description: (per: number) => string }[] = [
+const METERED: readonly {
+  field: Exclude<keyof PriceTable, 'plans'>;
+  description: (per: number) => string;
+}[] = [
   { field: 'requests', description: (per) => `Requests (per ${per.toLocaleString('en-US')})` },
   { field: 'storageByteDays', description: (per) => `Storage (per ${per / GB} GB-day)` },
   {
@@ -99,7 +102,12 @@ export function invoiceLines(plan: string, totals: UsageTotals, prices: PriceTab
     const price = prices[field];
     const quantity = Math.floor(totals[field] / price.per);
     if (quantity === 0) continue;
-    lines.push({ description: description(price.per), quantity, unitAmount: price.cents, amount: quantity * price.cents });
+    lines.push({
+      description: description(price.per),
+      quantity,
+      unitAmount: price.cents,
+      amount: quantity * price.cents,
+    });
   }
   return lines;
 }
@@ -107,7 +115,8 @@ export function invoiceLines(plan: string, totals: UsageTotals, prices: PriceTab
 /** What metered use costs, in cents, without the plan's fee: what payg credits pay for. */
 export function meteredCost(totals: UsageTotals, prices: PriceTable): number {
   let cents = 0;
-  for (const { field } of METERED) cents += Math.floor(totals[field] / prices[field].per) * prices[field].cents;
+  for (const { field } of METERED)
+    cents += Math.floor(totals[field] / prices[field].per) * prices[field].cents;
   return cents;
 }
 

@@ -34,7 +34,11 @@ export class BillingInvoices extends APIResource {
    * @example for await (const invoice of client.billing.invoices.list()) console.log(invoice.period.start, invoice.total);
    */
   list(params: InvoiceListParams = {}, options?: RequestOptions): PagePromise<Invoice> {
-    return this._client.getAPIList('/api/billing/invoices', { limit: params.limit, skip: params.skip }, options);
+    return this._client.getAPIList(
+      '/api/billing/invoices',
+      { limit: params.limit, skip: params.skip },
+      options,
+    );
   }
 
   /** One invoice; NotFoundError for an id that is not one of your months. */
@@ -64,7 +68,10 @@ export class Billing extends APIResource {
 
   /** Requests, documents, storage, function invocations and webhook deliveries per cluster per day. */
   usage(params: UsageParams = {}, options?: RequestOptions): APIPromise<UsageList> {
-    return this._client.get('/api/billing/usage', { ...options, query: { from: params.from, to: params.to } });
+    return this._client.get('/api/billing/usage', {
+      ...options,
+      query: { from: params.from, to: params.to },
+    });
   }
 
   /** A Stripe Checkout page for a plan or for credits (cents); NotFoundError where the server has no Stripe. */

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type ClusterAction, checkBillingAllows, checkClusterAccess, rateTierOf } from '@dataplatform/contract';
+import {
+  type ClusterAction,
+  checkBillingAllows,
+  checkClusterAccess,
+  rateTierOf,
+} from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';

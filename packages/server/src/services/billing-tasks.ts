@@ -68,7 +68,12 @@ export class BillingTasks {
     for (const id of ids) {
       const cluster = await this.storage.clusters.find(id);
       if (cluster)
-        readings.push({ clusterId: id, day, documents: cluster.documentCount, storageBytes: cluster.storageBytes });
+        readings.push({
+          clusterId: id,
+          day,
+          documents: cluster.documentCount,
+          storageBytes: cluster.storageBytes,
+        });
     }
     await this.storage.billing.recordReadings(readings);
     return readings.length;

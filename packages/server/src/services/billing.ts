@@ -65,8 +65,7 @@ export class BillingService {
   async usage(userId: string, range: { from?: string; to?: string }): Promise<{ data: UsageDay[] }> {
     const to = range.to ?? dayOf(this.clock.now());
     const from = range.from ?? dayOf(Date.parse(to) - (DEFAULT_USAGE_DAYS - 1) * DAY_MS);
-    if (from > to)
-      throw new ApiError('validation_error', '`from` must not be after `to`', { from, to });
+    if (from > to) throw new ApiError('validation_error', '`from` must not be after `to`', { from, to });
     const rows = await this.storage.billing.usage(userId, from, to);
     return { data: rows.map(usageAnswer) };
   }

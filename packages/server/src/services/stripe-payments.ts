@@ -95,7 +95,10 @@ export class StripePayments {
    * Verifies an event against its `Stripe-Signature` and applies it once. A bad or stale signature is 400 and
    * changes nothing; an event seen before answers `applied: false`.
    */
-  async receive(rawBody: string, signature: string | undefined): Promise<{ received: true; applied: boolean }> {
+  async receive(
+    rawBody: string,
+    signature: string | undefined,
+  ): Promise<{ received: true; applied: boolean }> {
     const stripe = await this.stripe();
     let event: Stripe.Event;
     try {
@@ -124,7 +127,11 @@ export class StripePayments {
       return { received: true, applied: false };
     }
     if (session.metadata?.credits) {
-      const granted = await this.storage.billing.grantCredits({ userId }, Number(session.metadata.credits), record);
+      const granted = await this.storage.billing.grantCredits(
+        { userId },
+        Number(session.metadata.credits),
+        record,
+      );
       return { received: true, applied: granted !== 'replayed' && granted !== null };
     }
     if (!(await this.storage.billing.recordStripeEvent(record))) return { received: true, applied: false };
@@ -149,7 +156,9 @@ export class StripePayments {
   private async stripe(): Promise<Stripe> {
     const missing = missingPaymentSettings(this.settings);
     if (missing.length > 0)
-      throw new ApiError('not_found', `Payments are not configured: set ${missing.join(' and ')}`, { missing });
+      throw new ApiError('not_found', `Payments are not configured: set ${missing.join(' and ')}`, {
+        missing,
+      });
     if (!this.client) {
       const { default: StripeClient } = await stripeModule();
       this.client = new StripeClient(this.settings.secretKey!, {

@@ -8,12 +8,18 @@ import { newBillingUsageCommand } from './usage.js';
 
 describe('dp billing: arguments', () => {
   it('parses plan, usage and invoices', async () => {
-    expect(await parseArgs(newBillingPlanCommand, ['team'])).toMatchObject({ ok: true, options: { plan: 'team' } });
+    expect(await parseArgs(newBillingPlanCommand, ['team'])).toMatchObject({
+      ok: true,
+      options: { plan: 'team' },
+    });
     expect(await parseArgs(newBillingUsageCommand, ['--from', '2026-11-01'])).toMatchObject({
       ok: true,
       options: { from: '2026-11-01' },
     });
-    expect(await parseArgs(newBillingInvoicesCommand, ['inv_1'])).toMatchObject({ ok: true, options: { id: 'inv_1' } });
+    expect(await parseArgs(newBillingInvoicesCommand, ['inv_1'])).toMatchObject({
+      ok: true,
+      options: { id: 'inv_1' },
+    });
   });
 
   it.each([
@@ -24,7 +30,12 @@ describe('dp billing: arguments', () => {
   });
 
   it('writes cents as dollars without rounding', () => {
-    expect([dollars(0), dollars(5), dollars(2500), dollars(-101)]).toEqual(['$0.00', '$0.05', '$25.00', '-$1.01']);
+    expect([dollars(0), dollars(5), dollars(2500), dollars(-101)]).toEqual([
+      '$0.00',
+      '$0.05',
+      '$25.00',
+      '-$1.01',
+    ]);
   });
 });
 

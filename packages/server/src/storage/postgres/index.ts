@@ -1,8 +1,8 @@
 import postgres from 'postgres';
 import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
-import { PostgresBilling } from './billing.js';
 import { PostgresAuthChanges } from './auth-changes.js';
+import { PostgresBilling } from './billing.js';
 import { PostgresClusters } from './clusters.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDeliveries } from './deliveries.js';

@@ -82,15 +82,19 @@ export class SqliteBilling implements BillingStore {
   }
 
   async addUsage(increments: readonly UsageIncrement[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const increment of increments) this.stmt.addUsage.run(increment);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const increment of increments) this.stmt.addUsage.run(increment);
+      })
+      .immediate();
   }
 
   async recordReadings(readings: readonly StorageReading[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const reading of readings) this.stmt.reading.run(reading);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const reading of readings) this.stmt.reading.run(reading);
+      })
+      .immediate();
   }
 
   async usage(userId: string, from: string, to: string): Promise<UsageDayRow[]> {
