@@ -190,6 +190,9 @@ forEachEngine(
         expect(await runCreditsCommand(['grant', who.email, '2500'], env, output)).toBe(0);
         expect(lines.at(-1)).toMatch(/2500 cents available/);
         expect((await account(who)).credits).toBe(2500);
+        const log = await as(who, 'GET', '/api/logs/activity');
+        const entries = ((await log.json()) as { data: { action: string; details: unknown }[] }).data;
+        expect(entries[0]).toMatchObject({ action: 'billing.credits_added', details: { cents: 2500 } });
         expect(await runCreditsCommand(['grant', 'nobody@example.com', '1'], env, output)).toBe(1);
         expect(await runCreditsCommand(['grant', who.email, '-5'], env, output)).toBe(2);
       });

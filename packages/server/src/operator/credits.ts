@@ -1,5 +1,6 @@
 import { normalizeEmail } from '../bootstrap/accounts.js';
 import { loadConfig } from '../config.js';
+import { activityEntry } from '../services/activity.js';
 import { openStorage } from '../storage/index.js';
 
 /** What the operator types: `dataplatform-server credits grant <email> <cents>`. */
@@ -42,6 +43,10 @@ export async function runCreditsCommand(
       output.err(`credits grant: no user has the e-mail ${email}`);
       return 1;
     }
+    // The owner sees the grant in their activity log, as they would a payment.
+    await storage.sessions.addActivity(
+      activityEntry(granted.userId, 'billing.credits_added', { ip: 'operator', userAgent: null }, { cents }),
+    );
     output.out(`Granted ${cents} cents to ${email}: ${granted.credits} cents available.`);
     return 0;
   } finally {

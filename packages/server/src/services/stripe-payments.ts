@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { missingPaymentSettings, type PaymentSettings } from '../billing-settings.js';
 import { ApiError } from '../http/errors.js';
 import { lazy } from '../lazy.js';
+import { activityEntry } from './activity.js';
 import type { Storage } from '../storage/types.js';
 
 /** The `stripe` package, loaded with the first payment call: servers without payments never load it. */
@@ -10,6 +11,9 @@ const stripeModule = lazy(() => import('stripe'));
 
 /** How old a signed event may be, in seconds (Stripe's own default): an older one is refused as a replay. */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** Stripe, as the activity log shows who added credits it was paid for. */
+const STRIPE_CLIENT = { ip: 'stripe', userAgent: null };
 
 /** What a Checkout sells, kept in the session's metadata so that the webhook knows what was paid for. */
 interface CheckoutPurchase {
@@ -127,12 +131,13 @@ export class StripePayments {
       return { received: true, applied: false };
     }
     if (session.metadata?.credits) {
-      const granted = await this.storage.billing.grantCredits(
-        { userId },
-        Number(session.metadata.credits),
-        record,
+      const cents = Number(session.metadata.credits);
+      const granted = await this.storage.billing.grantCredits({ userId }, cents, record);
+      if (granted === 'replayed' || granted === null) return { received: true, applied: false };
+      await this.storage.sessions.addActivity(
+        activityEntry(userId, 'billing.credits_added', STRIPE_CLIENT, { cents, eventId: event.id }),
       );
-      return { received: true, applied: granted !== 'replayed' && granted !== null };
+      return { received: true, applied: true };
     }
     if (!(await this.storage.billing.recordStripeEvent(record))) return { received: true, applied: false };
     if (session.metadata?.plan) await this.storage.accounts.setPlan(userId, session.metadata.plan);
