@@ -49,16 +49,18 @@ function invoiceOf(model: AccountModel, userId: string, month: string): Invoice 
   };
 }
 
-/** The mocks have no payment provider configured, like a server without Stripe's settings. */
-function paymentsOff(): never {
-  throw new ApiError(
-    'not_found',
-    'Payments are not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
-    { missing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] },
-  );
-}
+let links = 0;
 
-/** The behaviour of `/api/billing/*`, as on a server without Stripe. */
+/**
+ * The mocks answer as a server with Stripe in test mode: Checkout and portal links that lead nowhere, and a
+ * webhook that takes any event and applies none (the mocks hold no signing secret to check it against).
+ */
+const testModeLink = (kind: 'checkout' | 'portal') =>
+  kind === 'checkout'
+    ? `https://checkout.stripe.com/c/pay/cs_test_mock_${++links}`
+    : `https://billing.stripe.com/p/session/test_mock_${++links}`;
+
+/** The behaviour of `/api/billing/*`, as on a server with Stripe in test mode. */
 export const billingOperations: Record<RouteId, Operation> = {
   'billing.get': operation((c) => c.model.billing(c.userId)),
   'billing.setPlan': operation((c) =>
@@ -83,7 +85,7 @@ export const billingOperations: Record<RouteId, Operation> = {
       throw new ApiError('not_found', 'No such invoice');
     return invoiceOf(c.model, c.userId, month);
   }),
-  'billing.checkout': operation(paymentsOff),
-  'billing.portal': operation(paymentsOff),
-  'billing.stripeWebhook': () => paymentsOff(),
+  'billing.checkout': operation(() => ({ url: testModeLink('checkout') })),
+  'billing.portal': operation(() => ({ url: testModeLink('portal') })),
+  'billing.stripeWebhook': () => ({ status: 200, body: { received: true, applied: false } }),
 };

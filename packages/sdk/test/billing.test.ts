@@ -44,14 +44,18 @@ describe('client.billing', () => {
     expect(await client.billing.invoices.get(invoices[0]!._id)).toEqual(invoices[0]);
   });
 
-  it('reports payments as missing where the server has no Stripe', async () => {
+  it('opens Checkout and the portal (the mocks act as Stripe in test mode)', async () => {
     const client = await signedIn();
-    const refused = client.billing.checkout({ credits: 500 });
-    await expect(refused).rejects.toBeInstanceOf(NotFoundError);
-    await expect(refused).rejects.toMatchObject({
-      code: 'not_found',
-      details: { missing: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] },
-    });
-    await expect(client.billing.portal()).rejects.toBeInstanceOf(NotFoundError);
+    expect((await client.billing.checkout({ credits: 500 })).url).toMatch(
+      /^https:\/\/checkout\.stripe\.com\//,
+    );
+    expect((await client.billing.checkout({ plan: 'team' })).url).toMatch(/^https:\/\//);
+    expect((await client.billing.portal()).url).toMatch(/^https:\/\/billing\.stripe\.com\//);
+    await expect(client.billing.checkout({ credits: 1 })).rejects.toBeInstanceOf(BadRequestError);
+  });
+
+  it('answers NotFoundError for an invoice that is not yours', async () => {
+    const client = await signedIn();
+    await expect(client.billing.invoices.get('inv_nope')).rejects.toBeInstanceOf(NotFoundError);
   });
 });
