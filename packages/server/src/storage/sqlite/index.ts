@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.js';
 import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
-import { sqliteAuthChanges } from './auth-changes.js';
+import { SqliteAuthChanges } from './auth-changes.js';
 import { SqliteBilling } from './billing.js';
 import { SqliteClusters } from './clusters.js';
 import { SqliteDeliveries } from './deliveries.js';
@@ -69,7 +69,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   const idempotency = new SqliteIdempotency(db, group);
   return {
     engine: 'sqlite',
-    authChanges: sqliteAuthChanges,
+    authChanges: new SqliteAuthChanges(db),
     documents: new SqliteDocuments(db, group, idempotency, outbox),
     idempotency,
     keys: new SqliteKeys(db),
