@@ -220,7 +220,8 @@ export async function buildApp(
       auth,
       requireSession: sessions.requireSession,
       ipAllowlist,
-      ownBodyLimit: config.batchBodyLimit,
+      // The batch route's limit is a setting (DATAPLATFORM_BATCH_BODY_LIMIT); Stripe's webhook keeps its own.
+      ownBodyLimits: { 'data.batch': config.batchBodyLimit },
     },
   );
   return app;

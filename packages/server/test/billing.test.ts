@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BillingAccount, DEFAULT_PRICES, Invoice, InvoiceList, UsageList } from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCreditsCommand } from '../src/operator/credits.js';
@@ -110,6 +111,16 @@ forEachEngine(
         expect(data[0]!.storageBytes).toBeGreaterThan(0);
       });
 
+      it("counts the function invocations the functions area reports, on the function's cluster", async () => {
+        const who = await signUp(t);
+        const clusterId = (await t.server.storage.accounts.ownedCluster(who.user._id, null))!;
+        for (let i = 0; i < 3; i++) billing().meter!.recordFunctionInvocation(clusterId);
+        await billing().meter!.flush();
+        const res = await as(who, 'GET', `/api/billing/usage?from=${today()}&to=${today()}`);
+        const { data } = UsageList.parse(await res.json());
+        expect(data).toEqual([expect.objectContaining({ clusterId, functionInvocations: 3, requests: 0 })]);
+      });
+
       it('shows nobody else the usage of a cluster', async () => {
         const who = await signUp(t);
         const other = await signUp(t);
@@ -147,6 +158,47 @@ forEachEngine(
         expect(invoice!.total).toBe(invoice!.lines.reduce((sum, line) => sum + line.amount, 0));
         const one = await as(who, 'GET', `/api/billing/invoices/${invoice!._id}`);
         expect(Invoice.parse(await one.json())).toEqual(invoice);
+      });
+
+      it('bills each past month at the plans in force then, not at the plan of today', async () => {
+        const now = new Date();
+        // An instant `back` months before this one, on `day` of that month (UTC).
+        const monthsAgo = (back: number, day: number, hour = 0) =>
+          new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, day, hour)).toISOString();
+        const id = `plan-history-${randomUUID()}`;
+        const made = await t.server.storage.accounts.create({
+          user: {
+            id,
+            email: `${id}@example.com`,
+            name: 'History',
+            passwordHash: 'x',
+            createdAt: monthsAgo(3, 10),
+          },
+          billing: { id: `ba-${id}`, plan: 'free', trialExpiresAt: null, enterprise: false },
+          cluster: { id: `cl-${id}`, name: 'History', region: 'local', tier: 'free' },
+        });
+        expect(made).toBe('created');
+        await t.server.storage.accounts.setPlan(id, 'team', monthsAgo(2, 16, 12));
+        await t.server.storage.accounts.setPlan(id, 'starter', monthsAgo(0, 1));
+        const { data } = await billing().service.invoices(id, { limit: 12, skip: 0 });
+        const plans = data.map((invoice) =>
+          invoice.lines.map(({ description, amount }) => ({ description, amount })),
+        );
+        const days = Number(new Date(monthsAgo(1, 0)).getUTCDate());
+        const team = DEFAULT_PRICES.plans.team!;
+        expect(plans).toEqual([
+          [{ description: 'Plan: starter', amount: DEFAULT_PRICES.plans.starter }],
+          [{ description: 'Plan: team', amount: team }],
+          [
+            { description: `Plan: free (15 of ${days} days)`, amount: 0 },
+            {
+              description: `Plan: team (${days - 15} of ${days} days)`,
+              amount: Math.round((team * (days - 15)) / days),
+            },
+          ],
+          // The account was made on the 10th: its first month is a whole month of its first plan.
+          [{ description: 'Plan: free', amount: 0 }],
+        ]);
       });
 
       it("answers 404 for another account's invoice", async () => {

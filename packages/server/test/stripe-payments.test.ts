@@ -1,4 +1,4 @@
-import { BillingAccount, RedirectUrl, StripeWebhookReceipt } from '@dataplatform/contract';
+import { BillingAccount, InvoiceList, RedirectUrl, StripeWebhookReceipt } from '@dataplatform/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -23,13 +23,40 @@ function signed(payload: string, timestamp?: number): string {
 
 let events = 0;
 
-/** A `checkout.session.completed` event as Stripe sends it, with a fresh id. */
-function completed(metadata: Record<string, string>): string {
+/** An event as Stripe sends it, with a fresh id. */
+function stripeEvent(type: string, object: Record<string, unknown>): string {
   return JSON.stringify({
     id: `evt_test_${process.pid}_${++events}`,
     object: 'event',
-    type: 'checkout.session.completed',
-    data: { object: { id: `cs_test_${events}`, object: 'checkout.session', metadata } },
+    type,
+    data: { object },
+  });
+}
+
+/** A `checkout.session.completed` event; `more` adds the session's customer and subscription. */
+function completed(metadata: Record<string, string>, more: Record<string, unknown> = {}): string {
+  return stripeEvent('checkout.session.completed', {
+    id: `cs_test_${events}`,
+    object: 'checkout.session',
+    metadata,
+    ...more,
+  });
+}
+
+/** A subscription's invoice event: the subscription named where the current API puts it, or at the top level. */
+function invoiceEvent(type: string, customer: string, subscription: string, legacy = false): string {
+  const names = legacy
+    ? { subscription }
+    : { parent: { type: 'subscription_details', subscription_details: { subscription } } };
+  return stripeEvent(type, { id: `in_test_${events}`, object: 'invoice', customer, ...names });
+}
+
+function subscriptionDeleted(customer: string, subscription: string): string {
+  return stripeEvent('customer.subscription.deleted', {
+    id: subscription,
+    object: 'subscription',
+    customer,
+    status: 'canceled',
   });
 }
 
@@ -88,6 +115,81 @@ describe.skipIf(!stripeMockUrl).each(availableEngines())(
       expect((await deliver(payload, signed(payload))).status).toBe(200);
       const account = BillingAccount.parse(await (await as(who, 'GET', '/api/billing')).json());
       expect(account).toMatchObject({ plan: 'team', tier: 'pro' });
+    });
+
+    describe('a subscription', () => {
+      const accountOf = async (who: SignedUp) =>
+        BillingAccount.parse(await (await as(who, 'GET', '/api/billing')).json());
+      const applied = async (payload: string) => {
+        const res = await deliver(payload, signed(payload));
+        expect(res.status, await res.clone().text()).toBe(200);
+        return StripeWebhookReceipt.parse(await res.json()).applied;
+      };
+      /** A user paying `plan` with the subscription `sub_<n>` of the customer `cus_<n>`. */
+      const subscribed = async (plan: string) => {
+        const who = await signUp(t);
+        const n = `${process.pid}_${++events}`;
+        const ids = { customer: `cus_test_${n}`, subscription: `sub_test_${n}` };
+        // Stripe gives each customer an id of its own; stripe-mock answers every creation with the same one.
+        await t.server.storage.billing.setStripeCustomer(who.user._id, ids.customer);
+        expect(await applied(completed({ userId: who.user._id, plan }, ids))).toBe(true);
+        return { who, ...ids };
+      };
+
+      it('goes past_due when a renewal fails, writes going on, and active again once it is paid', async () => {
+        const { who, customer, subscription } = await subscribed('team');
+        const failed = invoiceEvent('invoice.payment_failed', customer, subscription);
+        expect(await applied(failed)).toBe(true);
+        expect(await accountOf(who)).toMatchObject({ plan: 'team', status: 'past_due', tier: 'pro' });
+        const write = await as(who, 'POST', '/api/v1/data/orders', { total: 1 });
+        expect(write.status, await write.clone().text()).toBe(201);
+        expect(await applied(invoiceEvent('invoice.paid', customer, subscription, true))).toBe(true);
+        expect((await accountOf(who)).status).toBe('active');
+        // A replay changes nothing, even after the account moved on.
+        expect(await applied(failed)).toBe(false);
+        expect((await accountOf(who)).status).toBe('active');
+        const log = await as(who, 'GET', '/api/logs/activity');
+        const actions = ((await log.json()) as { data: { action: string }[] }).data.map((e) => e.action);
+        expect(actions).toEqual(
+          expect.arrayContaining([
+            'billing.subscribed',
+            'billing.payment_failed',
+            'billing.payment_succeeded',
+          ]),
+        );
+      });
+
+      it('ends with a downgrade to free, and ends a past_due status with it', async () => {
+        const { who, customer, subscription } = await subscribed('starter');
+        expect(await applied(invoiceEvent('invoice.payment_failed', customer, subscription))).toBe(true);
+        expect(await applied(subscriptionDeleted(customer, subscription))).toBe(true);
+        expect(await accountOf(who)).toMatchObject({ plan: 'free', status: 'active' });
+      });
+
+      it('is unaffected by the end or the invoices of a subscription it replaced, or of another customer', async () => {
+        const { who, customer } = await subscribed('team');
+        const other = await subscribed('team');
+        expect(await applied(subscriptionDeleted(customer, 'sub_replaced'))).toBe(false);
+        expect(await applied(invoiceEvent('invoice.payment_failed', customer, 'sub_replaced'))).toBe(false);
+        expect(await applied(subscriptionDeleted('cus_unknown', other.subscription))).toBe(false);
+        expect(await accountOf(who)).toMatchObject({ plan: 'team', status: 'active' });
+        expect(await accountOf(other.who)).toMatchObject({ plan: 'team', status: 'active' });
+      });
+
+      it('keeps its plan changes in the history the invoices bill from', async () => {
+        const { who, customer, subscription } = await subscribed('team');
+        expect(await applied(subscriptionDeleted(customer, subscription))).toBe(true);
+        const list = InvoiceList.parse(await (await as(who, 'GET', '/api/billing/invoices')).json());
+        // Chosen and ended on the same day: the day's last plan is the one in force.
+        expect(list.data[0]!.lines[0]!.description).toBe('Plan: free');
+      });
+    });
+
+    it('refuses an event over 256 KiB with 413, before looking at it', async () => {
+      const who = await signUp(t);
+      const payload = completed({ userId: who.user._id, credits: '1000', padding: 'x'.repeat(300 * 1024) });
+      await expectError(await deliver(payload, signed(payload)), 413, 'payload_too_large');
+      expect(await creditsOf(who)).toBe(0);
     });
 
     it('refuses unsigned, tampered and stale events, changing nothing', async () => {

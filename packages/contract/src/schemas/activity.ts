@@ -21,6 +21,10 @@ export const ACTIVITY_ACTIONS = [
   'billing.trial_ended',
   'billing.suspended',
   'billing.credits_added',
+  'billing.subscribed',
+  'billing.subscription_ended',
+  'billing.payment_failed',
+  'billing.payment_succeeded',
 ] as const;
 
 /** An action of the activity log. */

@@ -9,6 +9,7 @@ import {
   meteredCost,
   monthPeriod,
   monthsBetween,
+  plansOfMonth,
   zeroTotals,
 } from './billing.js';
 
@@ -42,6 +43,37 @@ describe('invoice lines', () => {
   it('show only the fee when nothing was used', () => {
     expect(invoiceLines('free', zeroTotals(), DEFAULT_PRICES)).toEqual([
       { description: 'Plan: free', quantity: 1, unitAmount: 0, amount: 0 },
+    ]);
+  });
+});
+
+describe('plans of a month', () => {
+  const changes = [
+    { plan: 'free', changedAt: '2026-01-20T09:00:00.000Z' },
+    { plan: 'starter', changedAt: '2026-01-20T09:05:00.000Z' },
+    { plan: 'team', changedAt: '2026-02-11T23:59:59.000Z' },
+    { plan: 'starter', changedAt: '2026-02-25T00:00:00.000Z' },
+  ];
+
+  it("count a change from its day on, the day's last change winning, and a first month whole", () => {
+    expect(plansOfMonth(changes, '2025-12')).toEqual([]);
+    expect(plansOfMonth(changes, '2026-01')).toEqual([{ plan: 'starter', days: 31 }]);
+    expect(plansOfMonth(changes, '2026-02')).toEqual([
+      { plan: 'starter', days: 10 + 4 },
+      { plan: 'team', days: 14 },
+    ]);
+    expect(plansOfMonth(changes, '2026-03')).toEqual([{ plan: 'starter', days: 31 }]);
+  });
+
+  it('bill the part of the fee of each plan, rounded half up to the cent', () => {
+    const lines = invoiceLines({ month: '2026-02', plans: plansOfMonth(changes, '2026-02') }, zeroTotals(), {
+      ...DEFAULT_PRICES,
+      plans: { starter: 2500, team: 9901 },
+    });
+    expect(lines).toEqual([
+      { description: 'Plan: starter (14 of 28 days)', quantity: 1, unitAmount: 1250, amount: 1250 },
+      // 9901 × 14 / 28 = 4950.5
+      { description: 'Plan: team (14 of 28 days)', quantity: 1, unitAmount: 4951, amount: 4951 },
     ]);
   });
 });

@@ -93,11 +93,69 @@ const METERED: readonly {
   },
 ];
 
-/** The lines of a month's invoice: the plan's fee, then one line per metered quantity that was used. */
-export function invoiceLines(plan: string, totals: UsageTotals, prices: PriceTable): InvoiceLine[] {
-  const lines: InvoiceLine[] = [];
-  const fee = prices.plans[plan] ?? 0;
-  lines.push({ description: `Plan: ${plan}`, quantity: 1, unitAmount: fee, amount: fee });
+/** A plan and the number of days of a month it was in force. */
+export interface PlanDays {
+  plan: string;
+  days: number;
+}
+
+/**
+ * The plans in force in `month`, from the account's plan changes (oldest first, `changedAt` an ISO instant): a
+ * day is billed at the last plan chosen on or before it, so a change counts from the day it is made. The days of
+ * the first month before the account existed count as its first day's plan: a new account pays a whole month.
+ */
+export function plansOfMonth(
+  changes: readonly { plan: string; changedAt: string }[],
+  month: string,
+): PlanDays[] {
+  if (changes.length === 0) return [];
+  const firstDay = changes[0]!.changedAt.slice(0, 10);
+  const { start, end } = monthPeriod(month);
+  // A month before the account existed has no plan.
+  if (end < firstDay) return [];
+  const days = Number(end.slice(8));
+  const spans: PlanDays[] = [];
+  for (let d = 1; d <= days; d++) {
+    const day = `${start.slice(0, 8)}${String(d).padStart(2, '0')}`;
+    const upTo = day < firstDay ? firstDay : day;
+    const plan = changes.findLast((change) => change.changedAt.slice(0, 10) <= upTo)?.plan;
+    if (plan === undefined) continue;
+    const span = spans.find((s) => s.plan === plan);
+    if (span) span.days++;
+    else spans.push({ plan, days: 1 });
+  }
+  return spans;
+}
+
+/** The lines of the plans' fees: a plan in force for part of the month pays that part, rounded to the cent. */
+function planLines(plans: readonly PlanDays[], monthDays: number, prices: PriceTable): InvoiceLine[] {
+  return plans.map(({ plan, days }) => {
+    const fee = prices.plans[plan] ?? 0;
+    if (days >= monthDays) return { description: `Plan: ${plan}`, quantity: 1, unitAmount: fee, amount: fee };
+    // Rounded half up in integers: fee × days / monthDays, no floating-point money.
+    const amount = Math.floor((2 * fee * days + monthDays) / (2 * monthDays));
+    return {
+      description: `Plan: ${plan} (${days} of ${monthDays} days)`,
+      quantity: 1,
+      unitAmount: amount,
+      amount,
+    };
+  });
+}
+
+/**
+ * The lines of a month's invoice: the fee of each plan in force (one plan for the whole month when `plans` is a
+ * name), then one line per metered quantity that was used.
+ */
+export function invoiceLines(
+  plans: string | { month: string; plans: readonly PlanDays[] },
+  totals: UsageTotals,
+  prices: PriceTable,
+): InvoiceLine[] {
+  const lines: InvoiceLine[] =
+    typeof plans === 'string'
+      ? planLines([{ plan: plans, days: 1 }], 1, prices)
+      : planLines(plans.plans, Number(monthPeriod(plans.month).end.slice(8)), prices);
   for (const { field, description } of METERED) {
     const price = prices[field];
     const quantity = Math.floor(totals[field] / price.per);

@@ -202,7 +202,7 @@ export class AccountService {
 
   /** Switches the plan; the enterprise tier is an operator's decision and not on offer here. */
   async choosePlan(userId: string, plan: string, client: ClientInfo) {
-    const billing = await this.storage.accounts.setPlan(userId, plan);
+    const billing = await this.storage.accounts.setPlan(userId, plan, new Date().toISOString());
     if (!billing) throw new Error(`User ${userId} has no billing account`);
     await this.activity.record(userId, 'plan.selected', client, { plan });
     return billingAnswer(billing);

@@ -9,6 +9,7 @@ import {
   monthPeriod,
   monthsBetween,
   type PriceTable,
+  plansOfMonth,
   type UsageDay,
   zeroTotals,
 } from '@dataplatform/contract';
@@ -55,7 +56,11 @@ export class BillingService {
 
   /** Switches the plan (the same change as plan choice at sign-up); the tier of the user's keys follows at once. */
   async setPlan(userId: string, plan: string, client: ClientInfo): Promise<BillingAccount> {
-    const billing = await this.storage.accounts.setPlan(userId, plan);
+    const billing = await this.storage.accounts.setPlan(
+      userId,
+      plan,
+      new Date(this.clock.now()).toISOString(),
+    );
     if (!billing) throw new Error(`User ${userId} has no billing account`);
     await this.activity.record(userId, 'plan.selected', client, { plan });
     return billingAnswer(billing, this.clock.now());
@@ -91,10 +96,13 @@ export class BillingService {
 
   private async invoiceOf(userId: string, billing: BillingRecord, month: string): Promise<Invoice> {
     const period = monthPeriod(month);
-    const rows = await this.storage.billing.usage(userId, period.start, period.end);
+    const [rows, changes] = await Promise.all([
+      this.storage.billing.usage(userId, period.start, period.end),
+      this.storage.billing.planChanges(userId),
+    ]);
     const totals = rows.reduce(addUsageDay, zeroTotals());
-    // The plan of the month is today's: plan history is not kept yet, so a past month shows the current fee.
-    const lines = invoiceLines(billing.plan, totals, this.prices);
+    // A past month bills the plans in force then (the plan history), not today's plan.
+    const lines = invoiceLines({ month, plans: plansOfMonth(changes, month) }, totals, this.prices);
     const total = lines.reduce((sum, line) => sum + line.amount, 0);
     const current = monthOf(dayOf(this.clock.now()));
     return {

@@ -3,8 +3,10 @@ import type Stripe from 'stripe';
 import { missingPaymentSettings, type PaymentSettings } from '../billing-settings.js';
 import { ApiError } from '../http/errors.js';
 import { lazy } from '../lazy.js';
-import { activityEntry } from './activity.js';
+import type { StripeEventRecord, SubscriptionChange } from '../storage/billing.js';
 import type { Storage } from '../storage/types.js';
+import { activityEntry } from './activity.js';
+import { subscriptionChangeOf } from './stripe-events.js';
 
 /** The `stripe` package, loaded with the first payment call: servers without payments never load it. */
 const stripeModule = lazy(() => import('stripe'));
@@ -14,6 +16,14 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** Stripe, as the activity log shows who added credits it was paid for. */
 const STRIPE_CLIENT = { ip: 'stripe', userAgent: null };
+
+/** The activity entry of each subscription change, as the owner reads it. */
+const SUBSCRIPTION_ACTIONS = {
+  subscribed: 'billing.subscribed',
+  ended: 'billing.subscription_ended',
+  payment_failed: 'billing.payment_failed',
+  paid: 'billing.payment_succeeded',
+} as const satisfies Record<SubscriptionChange['kind'], string>;
 
 /** What a Checkout sells, kept in the session's metadata so that the webhook knows what was paid for. */
 interface CheckoutPurchase {
@@ -118,12 +128,22 @@ export class StripePayments {
       });
     }
     const record = { id: event.id, type: event.type, receivedAt: new Date().toISOString() };
-    if (event.type !== 'checkout.session.completed') {
+    if (event.type === 'checkout.session.completed') return this.completed(event, record);
+    const change = subscriptionChangeOf(event, record.receivedAt);
+    if (change === null) {
       // Recorded all the same, so that a replay of any event is recognised as one.
       await this.storage.billing.recordStripeEvent(record);
       return { received: true, applied: false };
     }
-    const session = event.data.object as Stripe.Checkout.Session;
+    return this.applySubscription(event, record, change);
+  }
+
+  /** A paid Checkout: the credits or the plan it sold. */
+  private async completed(
+    event: Stripe.CheckoutSessionCompletedEvent,
+    record: StripeEventRecord,
+  ): Promise<{ received: true; applied: boolean }> {
+    const session = event.data.object;
     const userId = session.metadata?.userId ?? session.client_reference_id;
     if (!userId) {
       // A Checkout made elsewhere on the same Stripe account: nothing of ours to apply.
@@ -139,8 +159,33 @@ export class StripePayments {
       );
       return { received: true, applied: true };
     }
-    if (!(await this.storage.billing.recordStripeEvent(record))) return { received: true, applied: false };
-    if (session.metadata?.plan) await this.storage.accounts.setPlan(userId, session.metadata.plan);
+    const plan = session.metadata?.plan;
+    if (!plan) {
+      await this.storage.billing.recordStripeEvent(record);
+      return { received: true, applied: false };
+    }
+    const subscriptionId =
+      typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
+    const change = { kind: 'subscribed', userId, plan, subscriptionId, at: record.receivedAt } as const;
+    return this.applySubscription(event, record, change);
+  }
+
+  /** Applies a subscription's start, end or payment once, and tells the owner in their activity log. */
+  private async applySubscription(
+    event: Stripe.Event,
+    record: StripeEventRecord,
+    change: SubscriptionChange,
+  ): Promise<{ received: true; applied: boolean }> {
+    const outcome = await this.storage.billing.applySubscriptionEvent(record, change);
+    if (outcome === 'replayed' || outcome === 'ignored') return { received: true, applied: false };
+    const { plan, status } = outcome;
+    await this.storage.sessions.addActivity(
+      activityEntry(outcome.userId, SUBSCRIPTION_ACTIONS[change.kind], STRIPE_CLIENT, {
+        plan,
+        status,
+        eventId: event.id,
+      }),
+    );
     return { received: true, applied: true };
   }
 

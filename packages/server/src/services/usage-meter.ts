@@ -54,6 +54,14 @@ export class UsageMeter {
     }
   }
 
+  /**
+   * Counts one invocation of a function of the cluster, whatever its trigger or outcome. The entry point of the
+   * functions area (`app.billing.meter?.recordFunctionInvocation`), which calls it once per invocation it runs.
+   */
+  recordFunctionInvocation(clusterId: string): void {
+    this.count(clusterId, 'functionInvocations');
+  }
+
   /** Writes everything counted so far; resolves when it (and every earlier write) is done. */
   flush(): Promise<void> {
     clearTimeout(this.timer);

@@ -40,6 +40,29 @@ export interface StripeEventRecord {
   receivedAt: string;
 }
 
+/**
+ * What a verified Stripe event about a subscription does to the account its Stripe customer pays for. Only the
+ * subscription the account has now counts: an event about an older one (replaced by a new Checkout) is ignored.
+ */
+export type SubscriptionChange =
+  /** Checkout of a plan completed: the plan applies, paid by this subscription. */
+  | { kind: 'subscribed'; userId: string; plan: string; subscriptionId: string | null; at: string }
+  /** The subscription ended (cancelled, or unpaid after Stripe's retries): back to the free plan. */
+  | { kind: 'ended'; customerId: string; subscriptionId: string; at: string }
+  /** A renewal could not be charged: `past_due` while Stripe retries; writes go on. */
+  | { kind: 'payment_failed'; customerId: string; subscriptionId: string }
+  /** A renewal was paid (possibly after failures): `past_due` is over. */
+  | { kind: 'paid'; customerId: string; subscriptionId: string };
+
+/** The account after a subscription event, `ignored` when it is not about one of ours, `replayed` when seen before. */
+export type SubscriptionOutcome = { userId: string; plan: string; status: string } | 'ignored' | 'replayed';
+
+/** A plan the account chose, from `changedAt` on. */
+export interface PlanChange {
+  plan: string;
+  changedAt: string;
+}
+
 /** What a payg charge did to the account. */
 export interface ChargeOutcome {
   /** Cents taken from the credits by this charge (0 when nothing new was used). */
@@ -84,6 +107,13 @@ export interface BillingStore {
   ): Promise<{ userId: string; credits: number } | 'replayed' | null>;
   /** Records a Stripe event; false when it was recorded before (a replay). */
   recordStripeEvent(event: StripeEventRecord): Promise<boolean>;
+  /**
+   * Records a Stripe event and applies what it does to a subscription in the same transaction; a replayed event
+   * changes nothing. A plan change is kept in the plan history (`planChanges`).
+   */
+  applySubscriptionEvent(event: StripeEventRecord, change: SubscriptionChange): Promise<SubscriptionOutcome>;
+  /** Every plan the user had, oldest first: the invoice of a past month bills the plans in force then. */
+  planChanges(userId: string): Promise<PlanChange[]>;
   /** The Stripe customer of the user, or null. */
   stripeCustomer(userId: string): Promise<string | null>;
   setStripeCustomer(userId: string, customerId: string): Promise<void>;

@@ -19,7 +19,8 @@ export function withAuthCache(engine: EngineStorage): Storage {
     // The plan sets the tier of the user's keys; a new account may take the place of one whose keys were cached.
     accounts: emptyingOn(accounts, cache, ['create', 'setPlan']),
     // A trial's end lowers the tier of the account's keys; a charge may suspend the account, credits lift it.
-    billing: emptyingOn(billing, cache, ['endTrials', 'charge', 'grantCredits']),
+    // A subscription's start or end changes the plan.
+    billing: emptyingOn(billing, cache, ['endTrials', 'charge', 'grantCredits', 'applySubscriptionEvent']),
     // Deleting a robot deletes its keys.
     robots: emptyingOn(robots, cache, ['create', 'delete']),
     // A key's record carries its cluster's status and its owner's role there; a deletion removes the keys.

@@ -1,9 +1,12 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import type {
   BillingStore,
   ChargeOutcome,
+  PlanChange,
   StorageReading,
   StripeEventRecord,
+  SubscriptionChange,
+  SubscriptionOutcome,
   TrialEvent,
   UsageDayRow,
   UsageIncrement,
@@ -141,6 +144,57 @@ export class PostgresBilling implements BillingStore {
     return recorded.count === 1;
   }
 
+  async applySubscriptionEvent(
+    event: StripeEventRecord,
+    change: SubscriptionChange,
+  ): Promise<SubscriptionOutcome> {
+    return this.sql.begin(async (tx): Promise<SubscriptionOutcome> => {
+      const recorded = await tx`
+        INSERT INTO billing_stripe_events (id, type, received_at)
+        VALUES (${event.id}, ${event.type}, ${event.receivedAt}) ON CONFLICT DO NOTHING`;
+      if (recorded.count === 0) return 'replayed';
+      if (change.kind === 'subscribed') {
+        // A paid plan ends a suspension and a payment failure: the Checkout was just paid.
+        const [account] = await tx<AccountState[]>`
+          UPDATE billing_accounts SET plan = ${change.plan}, stripe_subscription_id = ${change.subscriptionId},
+            status = CASE WHEN ${change.plan} <> 'payg' AND status IN ('suspended', 'past_due') THEN 'active'
+              ELSE status END
+          WHERE user_id = ${change.userId} RETURNING user_id AS "userId", plan, status`;
+        if (account) await recordPlan(tx, account, change.at);
+        return account ?? 'ignored';
+      }
+      // Only the subscription the account pays with now counts: an older one's end or invoices change nothing.
+      const [current] = await tx<{ userId: string; subscriptionId: string | null }[]>`
+        SELECT user_id AS "userId", stripe_subscription_id AS "subscriptionId"
+        FROM billing_accounts WHERE stripe_customer_id = ${change.customerId} FOR UPDATE`;
+      if (!current || current.subscriptionId !== change.subscriptionId) return 'ignored';
+      if (change.kind === 'ended') {
+        // Nothing is owed on the free plan: a failed payment or a payg suspension is over with it.
+        const [account] = await tx<AccountState[]>`
+          UPDATE billing_accounts SET plan = 'free', stripe_subscription_id = NULL,
+            status = CASE WHEN status IN ('suspended', 'past_due') THEN 'active' ELSE status END
+          WHERE user_id = ${current.userId} RETURNING user_id AS "userId", plan, status`;
+        await recordPlan(tx, account!, change.at);
+        return account!;
+      }
+      // past_due only replaces active (a payg suspension stays), and only past_due is lifted by a payment.
+      const status = change.kind === 'payment_failed' ? 'past_due' : 'active';
+      const [account] = await tx<AccountState[]>`
+        UPDATE billing_accounts SET status = CASE
+          WHEN ${status} = 'past_due' AND status = 'active' THEN 'past_due'
+          WHEN ${status} = 'active' AND status = 'past_due' THEN 'active'
+          ELSE status END
+        WHERE user_id = ${current.userId} RETURNING user_id AS "userId", plan, status`;
+      return account!;
+    });
+  }
+
+  async planChanges(userId: string): Promise<PlanChange[]> {
+    return this.sql<PlanChange[]>`
+      SELECT plan, changed_at AS "changedAt" FROM billing_plan_changes WHERE user_id = ${userId}
+      ORDER BY changed_at, id`;
+  }
+
   async stripeCustomer(userId: string): Promise<string | null> {
     const [row] = await this.sql<{ customer: string | null }[]>`
       SELECT stripe_customer_id AS customer FROM billing_accounts WHERE user_id = ${userId}`;
@@ -150,4 +204,11 @@ export class PostgresBilling implements BillingStore {
   async setStripeCustomer(userId: string, customerId: string): Promise<void> {
     await this.sql`UPDATE billing_accounts SET stripe_customer_id = ${customerId} WHERE user_id = ${userId}`;
   }
+}
+
+type AccountState = { userId: string; plan: string; status: string };
+
+function recordPlan(tx: TransactionSql, account: AccountState, changedAt: string) {
+  return tx`INSERT INTO billing_plan_changes (user_id, plan, changed_at)
+            VALUES (${account.userId}, ${account.plan}, ${changedAt})`;
 }

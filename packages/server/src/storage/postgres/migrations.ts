@@ -368,6 +368,21 @@ const MIGRATIONS: readonly string[] = [
     received_at TEXT NOT NULL
   );
   `,
+  `
+  -- Billing: every plan an account had, so that the invoice of a past month bills the plans in force then. An
+  -- account made before this history starts with the plan it has now, from its creation on.
+  CREATE TABLE billing_plan_changes (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    plan TEXT NOT NULL,
+    changed_at TEXT NOT NULL
+  );
+  CREATE INDEX billing_plan_changes_by_user ON billing_plan_changes (user_id, changed_at, id);
+  INSERT INTO billing_plan_changes (user_id, plan, changed_at)
+    SELECT b.user_id, b.plan, u.created_at FROM billing_accounts b JOIN users u ON u.id = b.user_id;
+  -- The Stripe subscription that pays for the plan now: events about an older one change nothing.
+  ALTER TABLE billing_accounts ADD COLUMN stripe_subscription_id TEXT;
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

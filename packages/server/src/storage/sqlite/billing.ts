@@ -2,8 +2,11 @@ import type Database from 'better-sqlite3';
 import type {
   BillingStore,
   ChargeOutcome,
+  PlanChange,
   StorageReading,
   StripeEventRecord,
+  SubscriptionChange,
+  SubscriptionOutcome,
   TrialEvent,
   UsageDayRow,
   UsageIncrement,
@@ -78,6 +81,7 @@ export class SqliteBilling implements BillingStore {
         'SELECT stripe_customer_id AS customer FROM billing_accounts WHERE user_id = ?',
       ),
       setCustomer: db.prepare('UPDATE billing_accounts SET stripe_customer_id = ? WHERE user_id = ?'),
+      ...subscriptionStatements(db),
     };
   }
 
@@ -150,6 +154,36 @@ export class SqliteBilling implements BillingStore {
     return this.stmt.recordEvent.run(event).changes === 1;
   }
 
+  async applySubscriptionEvent(
+    event: StripeEventRecord,
+    change: SubscriptionChange,
+  ): Promise<SubscriptionOutcome> {
+    return this.db
+      .transaction((): SubscriptionOutcome => {
+        if (this.stmt.recordEvent.run(event).changes === 0) return 'replayed';
+        if (change.kind === 'subscribed') {
+          const account = this.stmt.subscribe.get(change);
+          if (account) this.stmt.planChange.run({ ...account, changedAt: change.at });
+          return account ?? 'ignored';
+        }
+        // Only the subscription the account pays with now counts: an older one's end or invoices change nothing.
+        const current = this.stmt.byCustomer.get(change.customerId);
+        if (!current || current.subscriptionId !== change.subscriptionId) return 'ignored';
+        if (change.kind === 'ended') {
+          const account = this.stmt.endSubscription.get(current.userId)!;
+          this.stmt.planChange.run({ ...account, changedAt: change.at });
+          return account;
+        }
+        const status = change.kind === 'payment_failed' ? 'past_due' : 'active';
+        return this.stmt.paymentStatus.get({ userId: current.userId, status })!;
+      })
+      .immediate();
+  }
+
+  async planChanges(userId: string): Promise<PlanChange[]> {
+    return this.stmt.planChanges.all(userId);
+  }
+
   async stripeCustomer(userId: string): Promise<string | null> {
     return this.stmt.customer.get(userId)?.customer ?? null;
   }
@@ -157,4 +191,43 @@ export class SqliteBilling implements BillingStore {
   async setStripeCustomer(userId: string, customerId: string): Promise<void> {
     this.stmt.setCustomer.run(customerId, userId);
   }
+}
+
+type AccountState = { userId: string; plan: string; status: string };
+
+/** The statements of subscription events and plan history. */
+function subscriptionStatements(db: Database.Database) {
+  return {
+    // A paid plan ends a suspension and a payment failure: the Checkout was just paid.
+    subscribe: db.prepare<[{ userId: string; plan: string; subscriptionId: string | null }], AccountState>(
+      `UPDATE billing_accounts SET plan = @plan, stripe_subscription_id = @subscriptionId,
+         status = CASE WHEN @plan <> 'payg' AND status IN ('suspended', 'past_due') THEN 'active' ELSE status END
+       WHERE user_id = @userId RETURNING user_id AS userId, plan, status`,
+    ),
+    byCustomer: db.prepare<[string], { userId: string; subscriptionId: string | null }>(
+      `SELECT user_id AS userId, stripe_subscription_id AS subscriptionId
+       FROM billing_accounts WHERE stripe_customer_id = ?`,
+    ),
+    // Nothing is owed on the free plan: a failed payment or a payg suspension is over with it.
+    endSubscription: db.prepare<[string], AccountState>(
+      `UPDATE billing_accounts SET plan = 'free', stripe_subscription_id = NULL,
+         status = CASE WHEN status IN ('suspended', 'past_due') THEN 'active' ELSE status END
+       WHERE user_id = ? RETURNING user_id AS userId, plan, status`,
+    ),
+    // past_due only replaces active (a payg suspension stays), and only past_due is lifted by a payment.
+    paymentStatus: db.prepare<[{ userId: string; status: string }], AccountState>(
+      `UPDATE billing_accounts SET status = CASE
+         WHEN @status = 'past_due' AND status = 'active' THEN 'past_due'
+         WHEN @status = 'active' AND status = 'past_due' THEN 'active'
+         ELSE status END
+       WHERE user_id = @userId RETURNING user_id AS userId, plan, status`,
+    ),
+    planChange: db.prepare(
+      'INSERT INTO billing_plan_changes (user_id, plan, changed_at) VALUES (@userId, @plan, @changedAt)',
+    ),
+    planChanges: db.prepare<[string], PlanChange>(
+      `SELECT plan, changed_at AS changedAt FROM billing_plan_changes WHERE user_id = ?
+       ORDER BY changed_at, id`,
+    ),
+  };
 }
