@@ -22,7 +22,11 @@ export type ActivityEntry = {
     | 'billing.trial_ending'
     | 'billing.trial_ended'
     | 'billing.suspended'
-    | 'billing.credits_added';
+    | 'billing.credits_added'
+    | 'billing.subscribed'
+    | 'billing.subscription_ended'
+    | 'billing.payment_failed'
+    | 'billing.payment_succeeded';
   createdAt: string;
   ip: string;
   userAgent: string | null;

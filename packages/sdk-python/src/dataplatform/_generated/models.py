@@ -14,7 +14,7 @@ class ActivityEntry(TypedDict):
     """Something that happened to an account, with when and from where."""
 
     _id: str
-    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added"]
+    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added", "billing.subscribed", "billing.subscription_ended", "billing.payment_failed", "billing.payment_succeeded"]
     createdAt: str
     #: Client address of the request
     ip: str
