@@ -166,6 +166,20 @@ describe.skipIf(!stripeMockUrl).each(availableEngines())(
         expect(await accountOf(who)).toMatchObject({ plan: 'free', status: 'active' });
       });
 
+      it("replaces the old plan's subscription when another plan is bought, and outlives its end", async () => {
+        const { who, customer, subscription } = await subscribed('starter');
+        const upgrade = completed(
+          { userId: who.user._id, plan: 'team' },
+          { customer, subscription: 'sub_new' },
+        );
+        expect(await applied(upgrade)).toBe(true);
+        expect(await accountOf(who)).toMatchObject({ plan: 'team', status: 'active' });
+        // The cancellation asked of Stripe comes back as the old subscription's end: the account stays on team.
+        expect(await applied(subscriptionDeleted(customer, subscription))).toBe(false);
+        expect(await applied(upgrade)).toBe(false);
+        expect((await accountOf(who)).plan).toBe('team');
+      });
+
       it('is unaffected by the end or the invoices of a subscription it replaced, or of another customer', async () => {
         const { who, customer } = await subscribed('team');
         const other = await subscribed('team');

@@ -166,6 +166,13 @@ export class StripePayments {
     }
     const subscriptionId =
       typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
+    // The new plan's subscription replaces the old plan's: Stripe stops charging that one first, so that a failure
+    // answers 500 and Stripe's redelivery tries again (its `customer.subscription.deleted` then changes nothing
+    // here, as it is no longer the account's subscription). A replay cancels nothing.
+    if (!(await this.storage.billing.stripeEventSeen(event.id))) {
+      const replaced = await this.storage.billing.stripeSubscription(userId);
+      if (replaced && replaced !== subscriptionId) await this.cancelSubscription(replaced);
+    }
     const change = { kind: 'subscribed', userId, plan, subscriptionId, at: record.receivedAt } as const;
     return this.applySubscription(event, record, change);
   }
@@ -187,6 +194,16 @@ export class StripePayments {
       }),
     );
     return { received: true, applied: true };
+  }
+
+  private async cancelSubscription(subscriptionId: string): Promise<void> {
+    const stripe = await this.stripe();
+    try {
+      await stripe.subscriptions.cancel(subscriptionId, { prorate: true });
+    } catch (error) {
+      // Already gone (cancelled in the portal, say) is what was wanted.
+      if ((error as { code?: string }).code !== 'resource_missing') throw error;
+    }
   }
 
   /** The user's Stripe customer, made on first use and kept. */

@@ -105,6 +105,8 @@ export interface BillingStore {
     cents: number,
     stripeEvent?: StripeEventRecord,
   ): Promise<{ userId: string; credits: number } | 'replayed' | null>;
+  /** Whether a Stripe event was recorded before: a replay. */
+  stripeEventSeen(eventId: string): Promise<boolean>;
   /** Records a Stripe event; false when it was recorded before (a replay). */
   recordStripeEvent(event: StripeEventRecord): Promise<boolean>;
   /**
@@ -114,6 +116,8 @@ export interface BillingStore {
   applySubscriptionEvent(event: StripeEventRecord, change: SubscriptionChange): Promise<SubscriptionOutcome>;
   /** Every plan the user had, oldest first: the invoice of a past month bills the plans in force then. */
   planChanges(userId: string): Promise<PlanChange[]>;
+  /** The Stripe subscription that pays for the user's plan now, or null. */
+  stripeSubscription(userId: string): Promise<string | null>;
   /** The Stripe customer of the user, or null. */
   stripeCustomer(userId: string): Promise<string | null>;
   setStripeCustomer(userId: string, customerId: string): Promise<void>;

@@ -195,6 +195,17 @@ export class PostgresBilling implements BillingStore {
       ORDER BY changed_at, id`;
   }
 
+  async stripeEventSeen(eventId: string): Promise<boolean> {
+    const rows = await this.sql`SELECT id FROM billing_stripe_events WHERE id = ${eventId}`;
+    return rows.length > 0;
+  }
+
+  async stripeSubscription(userId: string): Promise<string | null> {
+    const [row] = await this.sql<{ subscriptionId: string | null }[]>`
+      SELECT stripe_subscription_id AS "subscriptionId" FROM billing_accounts WHERE user_id = ${userId}`;
+    return row?.subscriptionId ?? null;
+  }
+
   async stripeCustomer(userId: string): Promise<string | null> {
     const [row] = await this.sql<{ customer: string | null }[]>`
       SELECT stripe_customer_id AS customer FROM billing_accounts WHERE user_id = ${userId}`;

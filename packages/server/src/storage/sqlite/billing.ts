@@ -184,6 +184,14 @@ export class SqliteBilling implements BillingStore {
     return this.stmt.planChanges.all(userId);
   }
 
+  async stripeEventSeen(eventId: string): Promise<boolean> {
+    return this.stmt.eventSeen.get(eventId) !== undefined;
+  }
+
+  async stripeSubscription(userId: string): Promise<string | null> {
+    return this.stmt.subscriptionOf.get(userId)?.subscriptionId ?? null;
+  }
+
   async stripeCustomer(userId: string): Promise<string | null> {
     return this.stmt.customer.get(userId)?.customer ?? null;
   }
@@ -203,6 +211,10 @@ function subscriptionStatements(db: Database.Database) {
       `UPDATE billing_accounts SET plan = @plan, stripe_subscription_id = @subscriptionId,
          status = CASE WHEN @plan <> 'payg' AND status IN ('suspended', 'past_due') THEN 'active' ELSE status END
        WHERE user_id = @userId RETURNING user_id AS userId, plan, status`,
+    ),
+    eventSeen: db.prepare<[string], { id: string }>('SELECT id FROM billing_stripe_events WHERE id = ?'),
+    subscriptionOf: db.prepare<[string], { subscriptionId: string | null }>(
+      'SELECT stripe_subscription_id AS subscriptionId FROM billing_accounts WHERE user_id = ?',
     ),
     byCustomer: db.prepare<[string], { userId: string; subscriptionId: string | null }>(
       `SELECT user_id AS userId, stripe_subscription_id AS subscriptionId
