@@ -45,6 +45,56 @@ describe.each(availableEngines())('billing storage on %s', (engine) => {
   }, 60_000);
   afterAll(() => cleanup());
 
+  it('keeps every plan change, and applies a subscription event once, for the current subscription only', async () => {
+    const subscriber = await createAccountWithKey(storage, {
+      email: 'subscriber@example.com',
+      name: 'Subscriber',
+      password: 'long enough pw',
+    });
+    const user = subscriber.userId;
+    await storage.billing.setStripeCustomer(user, 'cus_store');
+    const event = (id: string) => ({ id, type: 'test', receivedAt: '2026-03-01T00:00:00.000Z' });
+    // Later than the account's creation, now.
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const endedAt = new Date(Date.now() + 120_000).toISOString();
+    const subscribe = {
+      kind: 'subscribed',
+      userId: user,
+      plan: 'team',
+      subscriptionId: 'sub_1',
+      at,
+    } as const;
+    expect(await storage.billing.applySubscriptionEvent(event('evt_s1'), subscribe)).toEqual({
+      userId: user,
+      plan: 'team',
+      status: 'active',
+    });
+    expect(await storage.billing.applySubscriptionEvent(event('evt_s1'), subscribe)).toBe('replayed');
+    expect(await storage.billing.stripeEventSeen('evt_s1')).toBe(true);
+    expect(await storage.billing.stripeSubscription(user)).toBe('sub_1');
+    const failed = (subscriptionId: string) =>
+      ({ kind: 'payment_failed', customerId: 'cus_store', subscriptionId }) as const;
+    expect(await storage.billing.applySubscriptionEvent(event('evt_s2'), failed('sub_0'))).toBe('ignored');
+    expect(await storage.billing.applySubscriptionEvent(event('evt_s3'), failed('sub_1'))).toMatchObject({
+      status: 'past_due',
+    });
+    const ended = {
+      kind: 'ended',
+      customerId: 'cus_store',
+      subscriptionId: 'sub_1',
+      at: endedAt,
+    } as const;
+    expect(await storage.billing.applySubscriptionEvent(event('evt_s4'), ended)).toEqual({
+      userId: user,
+      plan: 'free',
+      status: 'active',
+    });
+    expect(await storage.billing.stripeSubscription(user)).toBeNull();
+    const changes = await storage.billing.planChanges(user);
+    expect(changes.map((change) => change.plan)).toEqual(['free', 'team', 'free']);
+    expect(changes.slice(1).map((change) => change.changedAt)).toEqual([at, endedAt]);
+  });
+
   it('adds counters up and lets the last reading of a day stand', async () => {
     await storage.billing.addUsage([
       increment(clusterId, '2026-01-01', 3),
