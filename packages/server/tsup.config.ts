@@ -17,6 +17,8 @@ const external = [
   '@zxcvbn-ts/language-common',
   // Payments, loaded with the first Stripe call (services/stripe-payments.ts).
   'stripe',
+  // JSON Schema validators, loaded when a collection first has one (services/schema-guards.ts).
+  'ajv',
   // Fastify's default schema compilers: never loaded, since the server gives Fastify its own (contract-validation.ts).
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',

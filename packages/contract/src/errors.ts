@@ -30,6 +30,12 @@ export const errorCodes = {
     message: 'Collection name is reserved',
     description: 'The collection name is taken by a fixed route under /api/v1/data.',
   },
+  schema_violation: {
+    status: 400,
+    message: 'Document does not match the collection schema',
+    description:
+      'The collection has a `strict` validator and the document (for a patch, the merged document) does not match its JSON Schema; `details.errors` lists `{ path, message }` for each failure. Nothing was written.',
+  },
   unauthorized: {
     status: 401,
     message: 'Missing or invalid credentials',

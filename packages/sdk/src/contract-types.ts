@@ -247,6 +247,7 @@ export type ErrorCode =
   | 'invalid_sql'
   | 'invalid_batch'
   | 'reserved_collection'
+  | 'schema_violation'
   | 'unauthorized'
   | 'key_expired'
   | 'key_paused'

@@ -31,6 +31,7 @@ import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
 import { logsHandlers } from './routes/logs.js';
 import { registerPages } from './routes/pages.js';
+import { schemaHandlers } from './routes/schema.js';
 import { settingsHandlers } from './routes/settings.js';
 import { signInHandlers } from './routes/sign-in.js';
 import { sqlHandlers } from './routes/sql.js';
@@ -53,6 +54,8 @@ import { KeyService } from './services/keys.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { RobotService } from './services/robots.js';
+import { SchemaService } from './services/schema.js';
+import { SchemaGuards } from './services/schema-guards.js';
 import { SettingsService } from './services/settings.js';
 import { SqlService } from './services/sql.js';
 import { UsageRecorder } from './services/usage-recorder.js';
@@ -188,15 +191,16 @@ export async function buildApp(
 
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
+  const guards = new SchemaGuards(storage);
   serveRoutes(
     app,
     routes,
     {
-      ...dataHandlers(new DocumentService(storage)),
+      ...dataHandlers(new DocumentService(storage, guards)),
       ...sqlHandlers(new SqlService(storage)),
-      ...batchHandlers(new BatchService(storage, planner)),
+      ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
-        imports: new ImportService(storage),
+        imports: new ImportService(storage, guards),
         jobs: new JobService(storage),
         maxRowBytes: config.bodyLimit,
       }),
@@ -215,6 +219,7 @@ export async function buildApp(
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
       ...billingHandlers(billing.service, billing.payments),
+      ...schemaHandlers(new SchemaService(storage, guards)),
     },
     {
       auth,

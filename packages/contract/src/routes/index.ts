@@ -10,6 +10,7 @@ import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsRoutes } from './logs.js';
 import { robotsRoutes } from './robots.js';
+import { schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
@@ -26,6 +27,7 @@ export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsRoutes } from './logs.js';
 export { robotsRoutes } from './robots.js';
+export { schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
@@ -51,6 +53,8 @@ export const routes: readonly RouteDefinition[] = [
   ...keysRoutes,
   ...robotsRoutes,
   ...webhookRoutes,
+  ...schemaRoutes,
+  ...schemaKeyRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -71,7 +75,9 @@ export type RouteId =
   | (typeof billingRoutes)[number]['id']
   | (typeof keysRoutes)[number]['id']
   | (typeof robotsRoutes)[number]['id']
-  | (typeof webhookRoutes)[number]['id'];
+  | (typeof webhookRoutes)[number]['id']
+  | (typeof schemaRoutes)[number]['id']
+  | (typeof schemaKeyRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

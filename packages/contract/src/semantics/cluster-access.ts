@@ -8,10 +8,19 @@ export const CLUSTER_ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type ClusterRole = (typeof CLUSTER_ROLES)[number];
 
 /**
- * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys or
- * webhooks; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
+ * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys,
+ * webhooks or the collections' validators and indexes (`schema`); manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
  */
-export const CLUSTER_ACTIONS = ['read', 'data', 'keys', 'webhooks', 'manage', 'members', 'delete'] as const;
+export const CLUSTER_ACTIONS = [
+  'read',
+  'data',
+  'keys',
+  'webhooks',
+  'schema',
+  'manage',
+  'members',
+  'delete',
+] as const;
 
 /** An action on a cluster. */
 export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
@@ -24,7 +33,7 @@ export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
 const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
   owner: new Set(CLUSTER_ACTIONS),
   admin: new Set(CLUSTER_ACTIONS.filter((action) => action !== 'delete')),
-  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks']),
+  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'schema']),
   viewer: new Set<ClusterAction>(['read']),
 };
 
@@ -57,6 +66,8 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'clusters.members.delete': 'members',
   'keys.create': 'keys',
   'jobs.cancel': 'data',
+  'schema.validator.put': 'schema',
+  'schema.validator.delete': 'schema',
 };
 
 /**

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Index", "IndexField", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SchemaError", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "Validator", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -290,6 +290,24 @@ class ClusterUpdate(TypedDict):
     tier: NotRequired[Literal["free", "starter", "team", "enterprise"]]
 
 
+class CollectionInfo(TypedDict):
+    """A collection with its document count, size, validator and indexes."""
+
+    name: str
+    documentCount: int
+    #: Bytes of the documents' JSON text
+    storageBytes: int
+    #: The collection's validator, or null when it has none
+    validation: Optional[Dict[str, Any]]
+    indexes: List["Index"]
+
+
+class CollectionInfoList(TypedDict):
+    """Every collection of the cluster, by name."""
+
+    data: List["CollectionInfo"]
+
+
 class CollectionQuery(TypedDict):
     """The collection query a SQL statement was translated into."""
 
@@ -381,7 +399,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -402,6 +420,22 @@ class ImportInput(TypedDict):
     onError: Literal["skip", "abort"]
     #: CSV only: numbers, true/false and empty cells become typed
     infer: bool
+
+
+class Index(TypedDict):
+    """An index of a collection, kept by the storage engine."""
+
+    name: str
+    fields: List["IndexField"]
+    unique: bool
+
+
+class IndexField(TypedDict):
+    """A field of an index and its order."""
+
+    #: Dotted field path, e.g. `address.city`
+    path: str
+    order: Literal["asc", "desc"]
 
 
 class Invitation(TypedDict):
@@ -662,6 +696,23 @@ class RobotList(TypedDict):
     data: List["Robot"]
 
 
+class SchemaError(TypedDict):
+    """Where and why a document does not match its collection schema."""
+
+    #: JSON Pointer of the failing value in the document ("" for the document itself)
+    path: str
+    message: str
+
+
+class SchemaValidatorPutBody(TypedDict):
+    """The JSON Schema and level of a collection validator."""
+
+    #: A JSON Schema (draft 2020-12) that each document of the collection must match, checked against the caller's fields (without `_id`, `_createdAt`, `_updatedAt`). An invalid schema is 400 `validation_error` naming the problem. At most 64 KiB as JSON.
+    schema: Dict[str, Any]
+    #: `strict` (the default) enforces the schema on every write; `off` keeps it without enforcing
+    level: NotRequired[Literal["strict", "off"]]
+
+
 class SignInRequest(TypedDict):
     """E-mail and password."""
 
@@ -734,6 +785,23 @@ class User(TypedDict):
     email: str
     name: str
     createdAt: str
+
+
+class Validator(TypedDict):
+    """The JSON Schema that writes to a collection are checked against."""
+
+    collection: str
+    schema: Dict[str, Any]
+    level: Literal["strict", "off"]
+    createdAt: str
+    updatedAt: str
+
+
+class ValidatorDeleted(TypedDict):
+    """Confirms that the collection has no validator any more."""
+
+    collection: str
+    deleted: Literal[True]
 
 
 class WebhookAttempt(TypedDict):
@@ -924,5 +992,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, or `COUNT(*)`."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

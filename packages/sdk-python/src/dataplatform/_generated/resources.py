@@ -29,12 +29,38 @@ class DataJobsResource(SyncResource):
         return cast("_m.Job", self._client.request("GET", f"/api/v1/data/jobs/{segment(id, 'id')}", options=options))
 
 
+class DataSchemaCollectionsResource(SyncResource):
+    """`client.data.schema.collections`: 1 operation(s) of the contract."""
+
+    def list(self, *, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections (API key): `GET /api/v1/schema/collections`."""
+        return cast("_m.CollectionInfoList", self._client.request("GET", "/api/v1/schema/collections", options=options))
+
+
+class DataSchemaValidatorResource(SyncResource):
+    """`client.data.schema.validator`: 1 operation(s) of the contract."""
+
+    def get(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator (API key): `GET /api/v1/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/validator", options=options))
+
+
+class DataSchemaResource(SyncResource):
+    """`client.data.schema`: 0 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = DataSchemaCollectionsResource(client)
+        self.validator = DataSchemaValidatorResource(client)
+
+
 class DataResource(SyncResource):
     """`client.data`: 9 operation(s) of the contract."""
 
     def __init__(self, client: SyncAPIClient) -> None:
         super().__init__(client)
         self.jobs = DataJobsResource(client)
+        self.schema = DataSchemaResource(client)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -438,6 +464,39 @@ class WebhooksResource(SyncResource):
         return self._client.stream_events(f"/api/v1/data/webhooks/{segment(webhook_id, 'webhookId')}/events", last_event_id=last_event_id, options=options)
 
 
+class SchemaCollectionsResource(SyncResource):
+    """`client.schema.collections`: 1 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections: `GET /api/schema/collections`."""
+        return cast("_m.CollectionInfoList", self._client.request("GET", "/api/schema/collections", query={"clusterId": cluster_id}, options=options))
+
+
+class SchemaValidatorResource(SyncResource):
+    """`client.schema.validator`: 3 operation(s) of the contract."""
+
+    def get(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator: `GET /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    def put(self, collection: str, body: _m.SchemaValidatorPutBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Set a collection's validator: `PUT /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", self._client.request("PUT", f"/api/schema/collections/{segment(collection, 'collection')}/validator", body=body, query={"clusterId": cluster_id}, options=options))
+
+    def delete(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ValidatorDeleted:
+        """Remove a collection's validator: `DELETE /api/schema/collections/{collection}/validator`."""
+        return cast("_m.ValidatorDeleted", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+
+class SchemaResource(SyncResource):
+    """`client.schema`: 0 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = SchemaCollectionsResource(client)
+        self.validator = SchemaValidatorResource(client)
+
+
 class AsyncDataJobsResource(AsyncResource):
     """`client.data.jobs`: 2 operation(s) of the contract."""
 
@@ -450,12 +509,38 @@ class AsyncDataJobsResource(AsyncResource):
         return cast("_m.Job", await self._client.request("GET", f"/api/v1/data/jobs/{segment(id, 'id')}", options=options))
 
 
+class AsyncDataSchemaCollectionsResource(AsyncResource):
+    """`client.data.schema.collections`: 1 operation(s) of the contract."""
+
+    async def list(self, *, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections (API key): `GET /api/v1/schema/collections`."""
+        return cast("_m.CollectionInfoList", await self._client.request("GET", "/api/v1/schema/collections", options=options))
+
+
+class AsyncDataSchemaValidatorResource(AsyncResource):
+    """`client.data.schema.validator`: 1 operation(s) of the contract."""
+
+    async def get(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator (API key): `GET /api/v1/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/validator", options=options))
+
+
+class AsyncDataSchemaResource(AsyncResource):
+    """`client.data.schema`: 0 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = AsyncDataSchemaCollectionsResource(client)
+        self.validator = AsyncDataSchemaValidatorResource(client)
+
+
 class AsyncDataResource(AsyncResource):
     """`client.data`: 9 operation(s) of the contract."""
 
     def __init__(self, client: AsyncAPIClient) -> None:
         super().__init__(client)
         self.jobs = AsyncDataJobsResource(client)
+        self.schema = AsyncDataSchemaResource(client)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -857,3 +942,36 @@ class AsyncWebhooksResource(AsyncResource):
     def stream(self, webhook_id: str, *, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
         """Stream a subscription's events: `GET /api/v1/data/webhooks/{webhookId}/events`."""
         return self._client.stream_events(f"/api/v1/data/webhooks/{segment(webhook_id, 'webhookId')}/events", last_event_id=last_event_id, options=options)
+
+
+class AsyncSchemaCollectionsResource(AsyncResource):
+    """`client.schema.collections`: 1 operation(s) of the contract."""
+
+    async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections: `GET /api/schema/collections`."""
+        return cast("_m.CollectionInfoList", await self._client.request("GET", "/api/schema/collections", query={"clusterId": cluster_id}, options=options))
+
+
+class AsyncSchemaValidatorResource(AsyncResource):
+    """`client.schema.validator`: 3 operation(s) of the contract."""
+
+    async def get(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator: `GET /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", await self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    async def put(self, collection: str, body: _m.SchemaValidatorPutBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Set a collection's validator: `PUT /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", await self._client.request("PUT", f"/api/schema/collections/{segment(collection, 'collection')}/validator", body=body, query={"clusterId": cluster_id}, options=options))
+
+    async def delete(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ValidatorDeleted:
+        """Remove a collection's validator: `DELETE /api/schema/collections/{collection}/validator`."""
+        return cast("_m.ValidatorDeleted", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+
+class AsyncSchemaResource(AsyncResource):
+    """`client.schema`: 0 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = AsyncSchemaCollectionsResource(client)
+        self.validator = AsyncSchemaValidatorResource(client)

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBillingResource, AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBillingResource, AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -24,6 +24,7 @@ class SyncResources:
     keys: KeysResource
     robots: RobotsResource
     webhooks: WebhooksResource
+    schema: SchemaResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -37,6 +38,7 @@ class SyncResources:
         self.keys = KeysResource(client)
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
+        self.schema = SchemaResource(client)
 
 
 class AsyncResources:
@@ -53,6 +55,7 @@ class AsyncResources:
     keys: AsyncKeysResource
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
+    schema: AsyncSchemaResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -66,3 +69,4 @@ class AsyncResources:
         self.keys = AsyncKeysResource(client)
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)
+        self.schema = AsyncSchemaResource(client)

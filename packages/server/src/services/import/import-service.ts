@@ -19,8 +19,9 @@ import { lazy } from '../../lazy.js';
 import type { DocumentOperation, OperationResult } from '../../storage/documents.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
-import { insertOperation, nextId } from '../document-operations.js';
+import { fieldsOf, insertOperation, nextId } from '../document-operations.js';
 import { publicJob } from '../jobs.js';
+import type { SchemaGuards } from '../schema-guards.js';
 import { decodedBody, utf8Checked } from './decode.js';
 import { jsonArrayParser } from './json-array.js';
 import { ndjsonParser } from './ndjson.js';
@@ -82,12 +83,15 @@ async function parserFor(format: ImportFormat, infer: boolean, maxRowBytes: numb
  * marks are how a resumed import knows which rows are stored.
  */
 export class ImportService {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly guards: SchemaGuards,
+  ) {}
 
   /** Runs the import to its end and returns the job; the body is always read to its end. */
   async run(request: ImportRequest, body: AsyncIterable<Buffer>) {
     const job = request.resume ? await this.resume(request) : await this.create(request);
-    const run = new ImportRun(this.storage, job, request);
+    const run = new ImportRun(this.storage, this.guards, job, request);
     await run.consume(body);
     const stored = await this.storage.jobs.find(job.id);
     return publicJob(stored ?? job);
@@ -130,6 +134,7 @@ class ImportRun {
 
   constructor(
     private readonly storage: Storage,
+    private readonly guards: SchemaGuards,
     private readonly job: JobRecord,
     private readonly request: ImportRequest,
   ) {
@@ -218,13 +223,16 @@ class ImportRun {
     const operations: DocumentOperation[] = [];
     const lines: number[] = [];
     const mark: ChunkMark = { lastRow: rows[rows.length - 1]!.ordinal, inserted: 0, failed: 0, errors: [] };
+    // The collection's strict validator, read once per chunk: a row that does not match is a bad row.
+    const guard = await this.guards.of(this.job.clusterId, this.request.collection);
     for (const { row } of rows) {
       if (row.error) {
         mark.failed++;
         mark.errors.push({ line: row.line, ...row.error });
         continue;
       }
-      const violation = checkDocumentBody(row.value, { allowId: true });
+      const violation =
+        checkDocumentBody(row.value, { allowId: true }) ?? guard?.(fieldsOf(row.value as JsonObject));
       if (violation) {
         if (this.request.onError === 'abort') {
           throw await this.abortWithin(rows, operations, lines, row.line, violation.code, violation.message);

@@ -383,6 +383,19 @@ const MIGRATIONS: readonly string[] = [
   -- The Stripe subscription that pays for the plan now: events about an older one change nothing.
   ALTER TABLE billing_accounts ADD COLUMN stripe_subscription_id TEXT;
   `,
+  `
+  -- Schema: a JSON Schema per cluster and collection that writes are checked against (level strict), or kept
+  -- unused (off).
+  CREATE TABLE collection_validators (
+    cluster_id TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    schema TEXT NOT NULL,
+    level TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, collection)
+  );
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

@@ -220,7 +220,8 @@ export class SqliteDocuments extends SingleWritesAsBatches {
     ids: Map<string, number | undefined>,
     deltas: Map<number, number>,
   ): OperationResult {
-    if (operation.kind === 'refused') return REFUSED;
+    if (operation.kind === 'refused')
+      return operation.violation ? { ok: false, reason: 'refused', violation: operation.violation } : REFUSED;
     const collectionId = ids.get(operation.collection);
     if (collectionId === undefined) return NOT_FOUND;
     switch (operation.kind) {
@@ -245,7 +246,10 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         const { id, updatedAt } = operation;
         const current = this.stmt.get.get(collectionId, id);
         if (!current) return NOT_FOUND;
-        const data = JSON.stringify(operation.change(JSON.parse(current.data)));
+        const changed = operation.change(JSON.parse(current.data));
+        const violation = operation.check?.(changed);
+        if (violation) return { ok: false, reason: 'refused', violation };
+        const data = JSON.stringify(changed);
         this.stmt.replace.get(data, updatedAt, collectionId, id);
         return { ok: true, row: { id, data, createdAt: current.createdAt, updatedAt } };
       }

@@ -1,0 +1,108 @@
+import {
+  CollectionInfoList,
+  SchemaClusterQuery,
+  SchemaCollectionParams,
+  Validator,
+  ValidatorDeleted,
+  ValidatorInput,
+} from '../schemas/schema.js';
+import type { RouteDefinition } from './types.js';
+
+const tag = 'schema';
+
+const CLUSTER =
+  "Acts on the cluster `clusterId` names, else the caller's default cluster; a cluster the caller is not a member of is 404 `not_found`.";
+const WRITE_ROLE = 'Owners, admins and developers (403 `forbidden` for viewers).';
+const LIST =
+  "Every collection of the cluster that was ever written to, by name, with its document count, the bytes of its documents' JSON text, its validator and its indexes.";
+const VALIDATOR_RULE =
+  'With `level: "strict"` every write path (create, replace, patch on the merged document, batch, import) refuses a document that does not match: 400 `schema_violation` with `details.errors`, a list of `{ path, message }`, and nothing written. Documents stored before are not checked.';
+
+/** Validators and the collection list of a cluster, under /api/schema. Session token only. */
+export const schemaRoutes = [
+  {
+    id: 'schema.collections.list',
+    method: 'GET',
+    path: '/api/schema/collections',
+    tag,
+    summary: 'List collections',
+    description: `${LIST} Any member may call it. ${CLUSTER}`,
+    auth: 'session',
+    scopes: [],
+    query: SchemaClusterQuery,
+    success: { status: 200, description: 'The collections', schema: CollectionInfoList },
+    errors: ['not_found'],
+  },
+  {
+    id: 'schema.validator.get',
+    method: 'GET',
+    path: '/api/schema/collections/{collection}/validator',
+    tag,
+    summary: "Get a collection's validator",
+    description: `404 \`not_found\` when the collection has none. Any member may call it. ${CLUSTER}`,
+    auth: 'session',
+    scopes: [],
+    params: SchemaCollectionParams,
+    query: SchemaClusterQuery,
+    success: { status: 200, description: 'The validator', schema: Validator },
+    errors: ['not_found'],
+  },
+  {
+    id: 'schema.validator.put',
+    method: 'PUT',
+    path: '/api/schema/collections/{collection}/validator',
+    tag,
+    summary: "Set a collection's validator",
+    description: `Sets or replaces the collection's JSON Schema (draft 2020-12); a schema that is not valid JSON Schema is 400 \`validation_error\` with the validator library's message. ${VALIDATOR_RULE} ${WRITE_ROLE} ${CLUSTER}`,
+    auth: 'session',
+    scopes: [],
+    params: SchemaCollectionParams,
+    query: SchemaClusterQuery,
+    body: ValidatorInput,
+    success: { status: 200, description: 'The validator', schema: Validator },
+    errors: ['validation_error', 'not_found', 'forbidden'],
+  },
+  {
+    id: 'schema.validator.delete',
+    method: 'DELETE',
+    path: '/api/schema/collections/{collection}/validator',
+    tag,
+    summary: "Remove a collection's validator",
+    description: `Writes are no longer checked. 404 \`not_found\` when the collection has none. ${WRITE_ROLE} ${CLUSTER}`,
+    auth: 'session',
+    scopes: [],
+    params: SchemaCollectionParams,
+    query: SchemaClusterQuery,
+    success: { status: 200, description: 'The validator is gone', schema: ValidatorDeleted },
+    errors: ['not_found', 'forbidden'],
+  },
+] as const satisfies readonly RouteDefinition[];
+
+/** The same, read only, for API keys with `metadata:read` (or a session), under /api/v1/schema. */
+export const schemaKeyRoutes = [
+  {
+    id: 'data.schema.collections.list',
+    method: 'GET',
+    path: '/api/v1/schema/collections',
+    tag,
+    summary: 'List collections (API key)',
+    description: `${LIST} Acts on the key's cluster (a session: the default cluster or \`X-Cluster-Id\`).`,
+    auth: 'data',
+    scopes: ['metadata:read'],
+    success: { status: 200, description: 'The collections', schema: CollectionInfoList },
+    errors: [],
+  },
+  {
+    id: 'data.schema.validator.get',
+    method: 'GET',
+    path: '/api/v1/schema/collections/{collection}/validator',
+    tag,
+    summary: "Get a collection's validator (API key)",
+    description: "404 `not_found` when the collection has none. Acts on the key's cluster.",
+    auth: 'data',
+    scopes: ['metadata:read'],
+    params: SchemaCollectionParams,
+    success: { status: 200, description: 'The validator', schema: Validator },
+    errors: ['not_found'],
+  },
+] as const satisfies readonly RouteDefinition[];

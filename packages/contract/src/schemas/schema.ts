@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+import { CollectionName } from './document.js';
+
+/** How a validator is applied: `strict` refuses every write whose document does not match, `off` keeps it stored but unused. */
+export const VALIDATION_LEVELS = ['strict', 'off'] as const;
+
+/** A validation level. */
+export type ValidationLevel = (typeof VALIDATION_LEVELS)[number];
+
+/** The most bytes of a validator's JSON Schema, as JSON text. */
+export const VALIDATOR_SCHEMA_LIMIT = 64 * 1024;
+
+/** Request to set a collection's validator. */
+export const ValidatorInput = z
+  .strictObject({
+    schema: z.record(z.string(), z.unknown()).meta({
+      description:
+        "A JSON Schema (draft 2020-12) that each document of the collection must match, checked against the caller's fields (without `_id`, `_createdAt`, `_updatedAt`). An invalid schema is 400 `validation_error` naming the problem. At most 64 KiB as JSON.",
+      example: { type: 'object', required: ['email'], properties: { email: { type: 'string' } } },
+    }),
+    level: z
+      .enum(VALIDATION_LEVELS)
+      .default('strict')
+      .meta({
+        description:
+          '`strict` (the default) enforces the schema on every write; `off` keeps it without enforcing',
+      }),
+  })
+  .meta({ description: 'The JSON Schema and level of a collection validator.' });
+
+/** A collection's validator as stored. */
+export const Validator = z
+  .object({
+    collection: z.string(),
+    schema: z.record(z.string(), z.unknown()),
+    level: z.enum(VALIDATION_LEVELS),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Validator', description: 'The JSON Schema that writes to a collection are checked against.' });
+
+/** One failure of a document against a validator. */
+export const SchemaError = z
+  .object({
+    path: z
+      .string()
+      .meta({
+        description: 'JSON Pointer of the failing value in the document ("" for the document itself)',
+      }),
+    message: z.string(),
+  })
+  .meta({ id: 'SchemaError', description: 'Where and why a document does not match its collection schema.' });
+
+/** The sort order of an indexed field. */
+export const INDEX_ORDERS = ['asc', 'desc'] as const;
+
+/** One field of an index. */
+export const IndexField = z
+  .strictObject({
+    path: z.string().meta({ description: 'Dotted field path, e.g. `address.city`' }),
+    order: z.enum(INDEX_ORDERS).default('asc'),
+  })
+  .meta({ id: 'IndexField', description: 'A field of an index and its order.' });
+
+/** An index of a collection. */
+export const Index = z
+  .object({
+    name: z.string(),
+    fields: z.array(IndexField),
+    unique: z.boolean(),
+  })
+  .meta({ id: 'Index', description: 'An index of a collection, kept by the storage engine.' });
+
+/** A collection of a cluster with its size, validator and indexes. */
+export const CollectionInfo = z
+  .object({
+    name: z.string(),
+    documentCount: z.number().int().min(0),
+    storageBytes: z.number().int().min(0).meta({ description: "Bytes of the documents' JSON text" }),
+    validation: z
+      .object({ level: z.enum(VALIDATION_LEVELS), schema: z.record(z.string(), z.unknown()) })
+      .nullable()
+      .meta({ description: "The collection's validator, or null when it has none" }),
+    indexes: z.array(Index),
+  })
+  .meta({
+    id: 'CollectionInfo',
+    description: 'A collection with its document count, size, validator and indexes.',
+  });
+
+/** The collections of a cluster. */
+export const CollectionInfoList = z
+  .object({ data: z.array(CollectionInfo) })
+  .meta({ id: 'CollectionInfoList', description: 'Every collection of the cluster, by name.' });
+
+/** Which cluster a schema route of the dashboard acts on. */
+export const SchemaClusterQuery = z.object({
+  clusterId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: 'A cluster the caller is a member of; their default cluster when left out' }),
+});
+
+/** Path of a collection's schema routes. */
+export const SchemaCollectionParams = z.object({ collection: CollectionName });
+
+/** Answer of removing a validator. */
+export const ValidatorDeleted = z
+  .object({ collection: z.string(), deleted: z.literal(true) })
+  .meta({ id: 'ValidatorDeleted', description: 'Confirms that the collection has no validator any more.' });
