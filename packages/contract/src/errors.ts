@@ -123,6 +123,12 @@ export const errorCodes = {
     description:
       'An operation of a transactional batch failed; nothing was kept. `details` names the operation.',
   },
+  unique_violation: {
+    status: 409,
+    message: 'Unique index violated',
+    description:
+      'The write would give two documents of the collection the same values of a unique index; `details.index` names the index and `details.fields` its fields. Nothing was written.',
+  },
   payload_too_large: {
     status: 413,
     message: 'Payload too large',

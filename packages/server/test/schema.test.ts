@@ -220,6 +220,215 @@ forEachEngine((server) => {
     });
   });
 
+  describe('indexes', () => {
+    const createIndex = (collection: string, body: unknown) =>
+      as('POST', `/api/schema/collections/${collection}/indexes`, body);
+    const count = async (collection: string) =>
+      ((await (await withKey('GET', `/api/v1/data/${collection}?limit=1`)).json()) as { total: number })
+        .total;
+    async function expectUnique(res: Response, index: string, fields: string[]) {
+      expect(res.status, await res.clone().text()).toBe(409);
+      expect(await res.json()).toMatchObject({ code: 'unique_violation', details: { index, fields } });
+    }
+
+    describe('a unique index', () => {
+      const c = 'accounts';
+      beforeAll(async () => {
+        for (const [_id, email] of [
+          ['a1', 'one@example.com'],
+          ['a2', 'two@example.com'],
+        ])
+          expect((await withKey('POST', `/api/v1/data/${c}`, { _id, email })).status).toBe(201);
+        const res = await createIndex(c, { fields: [{ path: 'email' }], unique: true });
+        expect(res.status, await res.clone().text()).toBe(202);
+        expect(await res.json()).toMatchObject({
+          kind: 'index.build',
+          status: 'succeeded',
+          input: { collection: c, name: 'email_asc', unique: true },
+        });
+      });
+
+      it('is listed, ready, also in the collection list and for metadata keys', async () => {
+        const list = await (await as('GET', `/api/schema/collections/${c}/indexes`)).json();
+        expect(list).toEqual({
+          data: [
+            {
+              name: 'email_asc',
+              fields: [{ path: 'email', order: 'asc' }],
+              unique: true,
+              status: 'ready',
+              createdAt: expect.any(String),
+            },
+          ],
+        });
+        const collections = (await (await as('GET', '/api/schema/collections')).json()) as {
+          data: { name: string; indexes: unknown[] }[];
+        };
+        expect(collections.data.find((x) => x.name === c)!.indexes).toEqual(list.data);
+        const meta = await newKey(owner, ['metadata:read']);
+        const keyList = await t.call('GET', `/api/v1/schema/collections/${c}/indexes`, { key: meta });
+        expect(await keyList.json()).toEqual(list);
+      });
+
+      it('refuses a create, a replace and a patch that repeat a value, writing nothing', async () => {
+        await expectUnique(
+          await withKey('POST', `/api/v1/data/${c}`, { _id: 'a3', email: 'one@example.com' }),
+          'email_asc',
+          ['email'],
+        );
+        await expectUnique(
+          await withKey('PUT', `/api/v1/data/${c}/a2`, { email: 'one@example.com' }),
+          'email_asc',
+          ['email'],
+        );
+        await expectUnique(
+          await withKey('PATCH', `/api/v1/data/${c}/a2`, { email: 'one@example.com' }),
+          'email_asc',
+          ['email'],
+        );
+        expect((await withKey('GET', `/api/v1/data/${c}/a3`)).status).toBe(404);
+        expect(await (await withKey('GET', `/api/v1/data/${c}/a2`)).json()).toMatchObject({
+          email: 'two@example.com',
+        });
+        expect(await count(c)).toBe(2);
+        // Documents without the field never collide; another value is fine.
+        expect((await withKey('POST', `/api/v1/data/${c}`, { _id: 'n1' })).status).toBe(201);
+        expect((await withKey('POST', `/api/v1/data/${c}`, { _id: 'n2' })).status).toBe(201);
+        expect((await withKey('PATCH', `/api/v1/data/${c}/a2`, { email: 'deux@example.com' })).status).toBe(
+          200,
+        );
+      });
+
+      it('fails the one batch operation that breaks it, and aborts a transactional batch', async () => {
+        const res = await withKey('POST', '/api/v1/data/batch', {
+          operations: [
+            { op: 'insert', collection: c, data: { _id: 'b1', email: 'b1@example.com' } },
+            { op: 'insert', collection: c, data: { _id: 'b2', email: 'one@example.com' } },
+            { op: 'insert', collection: c, data: { _id: 'b3', email: 'b3@example.com' } },
+            { op: 'patch', collection: c, id: 'b1', data: { email: 'b3@example.com' } },
+          ],
+        });
+        expect(res.status).toBe(200);
+        const { results } = (await res.json()) as { results: { status: number; error?: ErrorBody }[] };
+        expect(results.map((r) => r.status)).toEqual([201, 409, 201, 409]);
+        expect(results[1]!.error).toMatchObject({
+          code: 'unique_violation',
+          details: { index: 'email_asc' },
+        });
+        expect((await withKey('GET', `/api/v1/data/${c}/b2`)).status).toBe(404);
+
+        const before = await count(c);
+        const aborted = await withKey('POST', '/api/v1/data/batch', {
+          transaction: true,
+          operations: [
+            { op: 'insert', collection: c, data: { _id: 't1', email: 't1@example.com' } },
+            { op: 'insert', collection: c, data: { _id: 't2', email: 'two@example.com' } },
+            { op: 'insert', collection: c, data: { _id: 't3', email: 'deux@example.com' } },
+          ],
+        });
+        expect(aborted.status).toBe(409);
+        expect(await aborted.json()).toMatchObject({
+          code: 'transaction_aborted',
+          details: { index: 2, status: 409, code: 'unique_violation' },
+        });
+        expect(await count(c)).toBe(before);
+      });
+
+      it('lets exactly one of many concurrent writers of one value win', async () => {
+        const writes = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            withKey('POST', `/api/v1/data/${c}`, { _id: `race${i}`, email: 'race@example.com' }),
+          ),
+        );
+        const statuses = writes.map((r) => r.status).sort();
+        expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+        expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+      });
+
+      it('is refused a second time under its name, and by viewers', async () => {
+        const again = await createIndex(c, { name: 'email_asc', fields: [{ path: 'other' }] });
+        expect(again.status).toBe(409);
+        expect(((await again.json()) as ErrorBody).code).toBe('conflict');
+        const badPath = await createIndex(c, { fields: [{ path: 'a..b' }] });
+        expect(badPath.status).toBe(400);
+      });
+    });
+
+    it('over documents that already share values fails, naming examples, with nothing left behind', async () => {
+      const c = 'dups';
+      for (const _id of ['d1', 'd2'])
+        expect((await withKey('POST', `/api/v1/data/${c}`, { _id, code: 'same' })).status).toBe(201);
+      const res = await createIndex(c, { name: 'by_code', fields: [{ path: 'code' }], unique: true });
+      expect(res.status).toBe(202);
+      const job = (await res.json()) as { status: string; failure: { code: string; message: string } };
+      expect(job.status).toBe('failed');
+      expect(job.failure.code).toBe('unique_violation');
+      expect(job.failure.message).toContain('same');
+      expect(await (await as('GET', `/api/schema/collections/${c}/indexes`)).json()).toEqual({ data: [] });
+      expect((await withKey('POST', `/api/v1/data/${c}`, { _id: 'd3', code: 'same' })).status).toBe(201);
+    });
+
+    it("serve equality queries of the SQL helper, as the engine's own plan shows, until dropped", async () => {
+      const c = 'orders';
+      for (let chunk = 0; chunk < 3; chunk++) {
+        const operations = Array.from({ length: 1000 }, (_, i) => {
+          const n = chunk * 1000 + i;
+          return {
+            op: 'insert',
+            collection: c,
+            data: { customer: `c${n % 500}`, total: n, amount: n, nested: { tag: `t${n}` } },
+          };
+        });
+        expect((await withKey('POST', '/api/v1/data/batch', { operations })).status).toBe(200);
+      }
+      const made = await createIndex(c, {
+        name: 'by_customer',
+        fields: [{ path: 'customer' }, { path: 'total', order: 'desc' }],
+      });
+      expect(((await made.json()) as { status: string }).status).toBe('succeeded');
+      expect(
+        ((await (await createIndex(c, { fields: [{ path: 'nested.tag' }] })).json()) as { status: string })
+          .status,
+      ).toBe('succeeded');
+      const sql = (statement: string, params: unknown[]) =>
+        withKey('POST', '/api/v1/data/sql', { sql: statement, params, explain: true });
+
+      const byCustomer = (await (await sql('SELECT * FROM orders WHERE customer = ?', ['c7'])).json()) as {
+        data: { customer: string }[];
+        explain: { indexes: string[]; plan: string[] };
+      };
+      expect(byCustomer.data).toHaveLength(6);
+      expect(byCustomer.data.every((d) => d.customer === 'c7')).toBe(true);
+      expect(byCustomer.explain.indexes, byCustomer.explain.plan.join('\n')).toEqual(['by_customer']);
+
+      const byTag = (await (await sql('SELECT _id FROM orders WHERE nested.tag = ?', ['t42'])).json()) as {
+        data: unknown[];
+        explain: { indexes: string[]; plan: string[] };
+      };
+      expect(byTag.data).toHaveLength(1);
+      expect(byTag.explain.indexes, byTag.explain.plan.join('\n')).toEqual(['nested_tag_asc']);
+
+      const unindexed = (await (await sql('SELECT * FROM orders WHERE amount = ?', [42])).json()) as {
+        data: unknown[];
+        explain: { indexes: string[] };
+      };
+      expect(unindexed.data).toHaveLength(1);
+      // No index serves `amount` (PostgreSQL may still read the collection's rows through a partial index).
+      expect(unindexed.explain.indexes).not.toContain('by_customer');
+      expect(unindexed.explain.plan.join('\n')).not.toMatch(/(Cond|INDEX).*amount/);
+
+      const dropped = await as('DELETE', `/api/schema/collections/${c}/indexes/by_customer`);
+      expect(await dropped.json()).toEqual({ _id: 'by_customer', deleted: true });
+      expect((await as('DELETE', `/api/schema/collections/${c}/indexes/by_customer`)).status).toBe(404);
+      const after = (await (await sql('SELECT * FROM orders WHERE customer = ?', ['c7'])).json()) as {
+        data: unknown[];
+        explain: { indexes: string[] };
+      };
+      expect(after.data).toHaveLength(6);
+      expect(after.explain.indexes).not.toContain('by_customer');
+    });
+  });
+
   describe('authorization', () => {
     let clusterId: string;
     let viewer: SignedUp;
@@ -243,6 +452,29 @@ forEachEngine((server) => {
         details: { role: 'viewer', action: 'schema' },
       });
       expect((await asUser(t, viewer, 'DELETE', path)).status).toBe(403);
+      const index = await asUser(
+        t,
+        viewer,
+        'POST',
+        `/api/schema/collections/things/indexes?clusterId=${clusterId}`,
+        {
+          fields: [{ path: 'a' }],
+        },
+      );
+      expect(index.status).toBe(403);
+      expect(
+        (
+          await asUser(
+            t,
+            developer,
+            'POST',
+            `/api/schema/collections/things/indexes?clusterId=${clusterId}`,
+            {
+              fields: [{ path: 'a' }],
+            },
+          )
+        ).status,
+      ).toBe(202);
       // The validator is the named cluster's, not the default cluster's of the caller.
       expect((await asUser(t, developer, 'GET', '/api/schema/collections/things/validator')).status).toBe(
         404,

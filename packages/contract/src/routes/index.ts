@@ -10,7 +10,7 @@ import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsRoutes } from './logs.js';
 import { robotsRoutes } from './robots.js';
-import { schemaKeyRoutes, schemaRoutes } from './schema.js';
+import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
@@ -27,7 +27,7 @@ export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsRoutes } from './logs.js';
 export { robotsRoutes } from './robots.js';
-export { schemaKeyRoutes, schemaRoutes } from './schema.js';
+export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
@@ -54,6 +54,7 @@ export const routes: readonly RouteDefinition[] = [
   ...robotsRoutes,
   ...webhookRoutes,
   ...schemaRoutes,
+  ...indexRoutes,
   ...schemaKeyRoutes,
 ];
 
@@ -77,6 +78,7 @@ export type RouteId =
   | (typeof robotsRoutes)[number]['id']
   | (typeof webhookRoutes)[number]['id']
   | (typeof schemaRoutes)[number]['id']
+  | (typeof indexRoutes)[number]['id']
   | (typeof schemaKeyRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {

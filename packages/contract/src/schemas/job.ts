@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
-/** Kinds of background work a job tracks: imports and cluster deletions; backups and the others come later. */
-export const JOB_KINDS = ['import', 'cluster.delete'] as const;
+/** Kinds of background work a job tracks: imports, cluster deletions and index builds; backups and the others come later. */
+export const JOB_KINDS = ['import', 'cluster.delete', 'index.build'] as const;
 
 /** Where a job is: waiting, working, or finished one of three ways. */
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -49,6 +49,16 @@ export const ClusterDeletionInput = z
   .object({ clusterId: z.string() })
   .meta({ id: 'ClusterDeletionInput', description: 'The cluster a deletion job removes.' });
 
+/** What an index build was asked to do. */
+export const IndexBuildInput = z
+  .object({
+    collection: z.string(),
+    name: z.string(),
+    fields: z.array(z.object({ path: z.string(), order: z.enum(['asc', 'desc']) })),
+    unique: z.boolean(),
+  })
+  .meta({ id: 'IndexBuildInput', description: 'The index a build job makes.' });
+
 /** A background job of a cluster. */
 export const Job = z
   .object({
@@ -56,9 +66,9 @@ export const Job = z
     kind: z.enum(JOB_KINDS),
     status: z.enum(JOB_STATUSES),
     clusterId: z.string(),
-    input: z.union([ImportInput, ClusterDeletionInput]).meta({
+    input: z.union([ImportInput, ClusterDeletionInput, IndexBuildInput]).meta({
       description:
-        'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion',
+        'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build',
     }),
     counts: z
       .object({

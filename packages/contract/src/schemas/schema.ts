@@ -19,13 +19,10 @@ export const ValidatorInput = z
         "A JSON Schema (draft 2020-12) that each document of the collection must match, checked against the caller's fields (without `_id`, `_createdAt`, `_updatedAt`). An invalid schema is 400 `validation_error` naming the problem. At most 64 KiB as JSON.",
       example: { type: 'object', required: ['email'], properties: { email: { type: 'string' } } },
     }),
-    level: z
-      .enum(VALIDATION_LEVELS)
-      .default('strict')
-      .meta({
-        description:
-          '`strict` (the default) enforces the schema on every write; `off` keeps it without enforcing',
-      }),
+    level: z.enum(VALIDATION_LEVELS).default('strict').meta({
+      description:
+        '`strict` (the default) enforces the schema on every write; `off` keeps it without enforcing',
+    }),
   })
   .meta({ description: 'The JSON Schema and level of a collection validator.' });
 
@@ -43,11 +40,9 @@ export const Validator = z
 /** One failure of a document against a validator. */
 export const SchemaError = z
   .object({
-    path: z
-      .string()
-      .meta({
-        description: 'JSON Pointer of the failing value in the document ("" for the document itself)',
-      }),
+    path: z.string().meta({
+      description: 'JSON Pointer of the failing value in the document ("" for the document itself)',
+    }),
     message: z.string(),
   })
   .meta({ id: 'SchemaError', description: 'Where and why a document does not match its collection schema.' });
@@ -63,14 +58,64 @@ export const IndexField = z
   })
   .meta({ id: 'IndexField', description: 'A field of an index and its order.' });
 
+/** What an index name looks like; the server names an index after its fields when the request does not. */
+export const INDEX_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
+
+/** A field path an index can cover: dotted steps of letters, digits and `_`, each starting with a letter or `_`. */
+export const INDEX_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,7}$/;
+
+/** The most indexes a collection may have. */
+export const MAX_INDEXES_PER_COLLECTION = 16;
+
+/** The most fields of one index. */
+export const MAX_INDEX_FIELDS = 8;
+
+/** Request to create an index. */
+export const IndexCreate = z
+  .strictObject({
+    name: z.string().regex(INDEX_NAME_PATTERN).optional().meta({
+      description:
+        'Letters, digits and `_`, at most 40, starting with a letter; made from the fields when left out',
+    }),
+    fields: z
+      .array(
+        z.strictObject({
+          path: z.string().regex(INDEX_PATH_PATTERN).meta({
+            description:
+              'Dotted field path of letters, digits and `_` (e.g. `address.city`); system fields are not indexable',
+          }),
+          order: z.enum(INDEX_ORDERS).default('asc'),
+        }),
+      )
+      .min(1)
+      .max(MAX_INDEX_FIELDS),
+    unique: z.boolean().default(false).meta({
+      description:
+        'Refuse a write that would give two documents the same values (documents missing a field never collide)',
+    }),
+  })
+  .meta({ description: 'The fields, order and uniqueness of a new index.' });
+
 /** An index of a collection. */
 export const Index = z
   .object({
     name: z.string(),
     fields: z.array(IndexField),
     unique: z.boolean(),
+    status: z
+      .enum(['building', 'ready'])
+      .meta({ description: 'Writes already honour a building unique index' }),
+    createdAt: Timestamp,
   })
   .meta({ id: 'Index', description: 'An index of a collection, kept by the storage engine.' });
+
+/** The indexes of a collection. */
+export const IndexList = z
+  .object({ data: z.array(Index) })
+  .meta({ id: 'IndexList', description: 'The indexes of a collection, by name.' });
+
+/** Path of one index. */
+export const IndexParams = z.object({ collection: CollectionName, name: z.string().min(1).max(64) });
 
 /** A collection of a cluster with its size, validator and indexes. */
 export const CollectionInfo = z

@@ -68,6 +68,8 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'jobs.cancel': 'data',
   'schema.validator.put': 'schema',
   'schema.validator.delete': 'schema',
+  'schema.indexes.create': 'schema',
+  'schema.indexes.delete': 'schema',
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { schemaKeyRoutes, schemaRoutes } from '@dataplatform/contract';
+import type { indexRoutes, schemaKeyRoutes, schemaRoutes } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
 import type { RouteHandlers } from '../http/route-call.js';
 import type { SchemaCaller, SchemaService } from '../services/schema.js';
@@ -10,7 +10,7 @@ function caller(request: FastifyRequest, clusterId: string | undefined): SchemaC
 /** `/api/schema/*` (a session, on a cluster it names or its default one) and `/api/v1/schema/*` (read only, keys). */
 export function schemaHandlers(
   schema: SchemaService,
-): RouteHandlers<typeof schemaRoutes | typeof schemaKeyRoutes> {
+): RouteHandlers<typeof schemaRoutes | typeof indexRoutes | typeof schemaKeyRoutes> {
   return {
     'schema.collections.list': async ({ request, query }) =>
       schema.collections(await schema.clusterOf(caller(request, query.clusterId), 'read')),
@@ -30,6 +30,22 @@ export function schemaHandlers(
         await schema.clusterOf(caller(request, query.clusterId), 'schema'),
         params.collection,
       ),
+    'schema.indexes.list': async ({ request, params, query }) =>
+      schema.listIndexes(await schema.clusterOf(caller(request, query.clusterId), 'read'), params.collection),
+    'schema.indexes.create': async ({ request, params, query, body }) =>
+      schema.createIndex(
+        await schema.clusterOf(caller(request, query.clusterId), 'schema'),
+        params.collection,
+        body,
+      ),
+    'schema.indexes.delete': async ({ request, params, query }) =>
+      schema.dropIndex(
+        await schema.clusterOf(caller(request, query.clusterId), 'schema'),
+        params.collection,
+        params.name,
+      ),
+    'data.schema.indexes.list': ({ principal, params }) =>
+      schema.listIndexes(principal.clusterId, params.collection),
     'data.schema.collections.list': ({ principal }) => schema.collections(principal.clusterId),
     'data.schema.validator.get': ({ principal, params }) =>
       schema.getValidator(principal.clusterId, params.collection),

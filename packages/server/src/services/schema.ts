@@ -2,13 +2,17 @@ import {
   type ClusterAction,
   checkClusterAccess,
   clusterNotFound,
+  MAX_INDEXES_PER_COLLECTION,
   VALIDATOR_SCHEMA_LIMIT,
   type ValidationLevel,
 } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
-import type { ValidatorRow } from '../storage/schema.js';
+import type { JobRecord } from '../storage/jobs.js';
+import type { IndexRow, ValidatorRow } from '../storage/schema.js';
 import type { Storage } from '../storage/types.js';
+import { nextId } from './document-operations.js';
+import { publicJob } from './jobs.js';
 import { compileSchema, type SchemaGuards } from './schema-guards.js';
 
 /** A validator as the API answers it. */
@@ -20,6 +24,23 @@ function validatorOf(row: ValidatorRow) {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** An index as the API answers it. */
+function indexAnswer(row: IndexRow) {
+  return {
+    name: row.name,
+    fields: row.fields,
+    unique: row.unique,
+    status: row.status,
+    createdAt: row.createdAt,
+  };
+}
+
+/** The name of an index the request left unnamed: its fields and orders, e.g. `address_city_asc`. */
+function defaultIndexName(fields: readonly { path: string; order: string }[]): string {
+  const name = fields.map((field) => `${field.path.replace(/\./g, '_')}_${field.order}`).join('_');
+  return (/^[A-Za-z]/.test(name) ? name : `i${name}`).slice(0, 40);
 }
 
 /** Who calls a dashboard schema route: a signed-in user, on a cluster they name or their default one. */
@@ -50,12 +71,16 @@ export class SchemaService {
   }
 
   async collections(clusterId: string) {
-    const [stats, validators] = await Promise.all([
+    const [stats, validators, allIndexes] = await Promise.all([
       this.storage.schema.collections(clusterId),
       this.storage.schema.listValidators(clusterId),
+      this.storage.schema.listIndexes(clusterId),
     ]);
+    const indexes = new Map<string, IndexRow[]>();
+    for (const index of allIndexes)
+      indexes.set(index.collection, [...(indexes.get(index.collection) ?? []), index]);
     const byName = new Map(validators.map((row) => [row.collection, row]));
-    const names = new Set([...stats.map((s) => s.name), ...byName.keys()]);
+    const names = new Set([...stats.map((s) => s.name), ...byName.keys(), ...indexes.keys()]);
     const sizes = new Map(stats.map((s) => [s.name, s]));
     const data = [...names].sort().map((name) => {
       const validator = byName.get(name);
@@ -66,10 +91,97 @@ export class SchemaService {
         validation: validator
           ? { level: validator.level, schema: JSON.parse(validator.schema) as Record<string, unknown> }
           : null,
-        indexes: [],
+        indexes: (indexes.get(name) ?? []).map(indexAnswer),
       };
     });
     return { data };
+  }
+
+  async listIndexes(clusterId: string, collection: string) {
+    return { data: (await this.storage.schema.listIndexes(clusterId, collection)).map(indexAnswer) };
+  }
+
+  /**
+   * Builds an index as an `index.build` job and answers it finished: 202 either way, `failed` with the reason
+   * (say, documents that already share the values of a unique index) and nothing left behind.
+   */
+  async createIndex(
+    clusterId: string,
+    collection: string,
+    input: { name?: string; fields: { path: string; order: 'asc' | 'desc' }[]; unique: boolean },
+  ) {
+    const name = input.name ?? defaultIndexName(input.fields);
+    const paths = input.fields.map((field) => field.path);
+    if (new Set(paths).size !== paths.length)
+      throw new ApiError('validation_error', 'An index names each field once', {
+        in: 'body',
+        field: 'fields',
+      });
+    const existing = await this.storage.schema.listIndexes(clusterId, collection);
+    if (existing.some((index) => index.name === name)) throw indexTaken(collection, name);
+    if (existing.length >= MAX_INDEXES_PER_COLLECTION) throw tooMany(collection);
+    const now = new Date().toISOString();
+    const job: JobRecord = {
+      id: `job_${nextId()}`,
+      kind: 'index.build',
+      status: 'running',
+      clusterId,
+      input: { collection, name, fields: input.fields, unique: input.unique },
+      counts: { rows: 0, inserted: 0, failed: 0 },
+      bytes: 0,
+      errors: [],
+      failure: null,
+      createdAt: now,
+      startedAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    };
+    await this.storage.jobs.create(job);
+    const build = await this.storage.schema.createIndex(
+      { clusterId, collection, name, fields: input.fields, unique: input.unique, createdAt: now },
+      MAX_INDEXES_PER_COLLECTION,
+    );
+    if (!build.ok && build.reason === 'taken') throw await this.abandon(job, indexTaken(collection, name));
+    if (!build.ok && build.reason === 'too_many') throw await this.abandon(job, tooMany(collection));
+    const finished = new Date().toISOString();
+    const done: JobRecord = build.ok
+      ? { ...job, status: 'succeeded', updatedAt: finished, finishedAt: finished }
+      : {
+          ...job,
+          status: 'failed',
+          failure: {
+            code: 'unique_violation',
+            message: `Documents of "${collection}" already share values of ${paths.join(', ')}, e.g. ${JSON.stringify(
+              build.examples,
+            )}: the unique index was not built`,
+          },
+          updatedAt: finished,
+          finishedAt: finished,
+        };
+    await this.storage.jobs.save(done);
+    return publicJob((await this.storage.jobs.find(job.id)) ?? done);
+  }
+
+  async dropIndex(clusterId: string, collection: string, name: string) {
+    if (!(await this.storage.schema.dropIndex(clusterId, collection, name)))
+      throw new ApiError('not_found', `Collection "${collection}" has no index "${name}"`, {
+        collection,
+        name,
+      });
+    return { _id: name, deleted: true as const };
+  }
+
+  /** Ends a build job that lost a race (another build took the name or the last place) with the refusal. */
+  private async abandon(job: JobRecord, error: ApiError): Promise<ApiError> {
+    const now = new Date().toISOString();
+    await this.storage.jobs.save({
+      ...job,
+      status: 'failed',
+      failure: { code: error.code, message: error.message },
+      updatedAt: now,
+      finishedAt: now,
+    });
+    return error;
   }
 
   async getValidator(clusterId: string, collection: string) {
@@ -114,6 +226,21 @@ export class SchemaService {
     if (!removed) throw noValidator(collection);
     return { collection, deleted: true as const };
   }
+}
+
+function indexTaken(collection: string, name: string): ApiError {
+  return new ApiError('conflict', `Collection "${collection}" already has an index "${name}"`, {
+    collection,
+    name,
+  });
+}
+
+function tooMany(collection: string): ApiError {
+  return new ApiError(
+    'validation_error',
+    `Collection "${collection}" has ${MAX_INDEXES_PER_COLLECTION} indexes, the most a collection may have`,
+    { in: 'body', field: 'fields', limit: MAX_INDEXES_PER_COLLECTION },
+  );
 }
 
 function noValidator(collection: string): ApiError {

@@ -1,7 +1,7 @@
 /** A job as stored: background work of a cluster (imports now), its progress and outcome. */
 export interface JobRecord {
   id: string;
-  kind: 'import' | 'cluster.delete';
+  kind: 'import' | 'cluster.delete' | 'index.build';
   status: JobStatus;
   clusterId: string;
   /** What the job was asked to do (for an import: collection, format, onError, infer). */

@@ -1,3 +1,5 @@
+import type { Violation } from '@dataplatform/contract';
+
 /** A collection's validator as stored: its JSON Schema as JSON text. */
 export interface ValidatorRow {
   clusterId: string;
@@ -17,6 +19,29 @@ export interface CollectionStats {
   storageBytes: number;
 }
 
+/** An index of a collection as stored. */
+export interface IndexRow {
+  clusterId: string;
+  collection: string;
+  name: string;
+  /** The engine's own name of the index. */
+  engineName: string;
+  fields: { path: string; order: 'asc' | 'desc' }[];
+  unique: boolean;
+  status: 'building' | 'ready';
+  createdAt: string;
+}
+
+/** A new index to build. */
+export type NewIndex = Omit<IndexRow, 'engineName' | 'status'>;
+
+/** What building an index came to: the index, or why there is none (nothing is left behind). */
+export type IndexBuild =
+  | { ok: true; index: IndexRow }
+  | { ok: false; reason: 'taken' }
+  | { ok: false; reason: 'too_many'; limit: number }
+  | { ok: false; reason: 'duplicates'; examples: unknown[][] };
+
 /** Validators of collections (per cluster and collection) and what the collection list reads. */
 export interface SchemaStore {
   /** The collection's validator, or null. */
@@ -27,6 +52,26 @@ export interface SchemaStore {
   putValidator(row: ValidatorRow): Promise<ValidatorRow>;
   /** Removes the validator; false when there was none. */
   deleteValidator(clusterId: string, collection: string): Promise<boolean>;
+  /** The indexes of a collection (of every collection of the cluster when left out), by collection and name. */
+  listIndexes(clusterId: string, collection?: string): Promise<IndexRow[]>;
+  /**
+   * Records the index `building`, builds the engine's index (PostgreSQL: concurrently, writes go on), then marks
+   * it `ready`. A unique index over documents that already share values is not built; nothing is left behind.
+   */
+  createIndex(index: NewIndex, limit: number): Promise<IndexBuild>;
+  /** Drops the engine's index and its record; false when there was none. */
+  dropIndex(clusterId: string, collection: string, name: string): Promise<boolean>;
   /** The collections of the cluster that were ever written to, by name, with their sizes. */
   collections(clusterId: string): Promise<CollectionStats[]>;
+}
+
+/** The 409 `unique_violation` of a write that would break a unique index. */
+export function uniqueViolation(index: Pick<IndexRow, 'name' | 'fields'>): Violation {
+  return {
+    code: 'unique_violation',
+    message: `Another document of the collection has the same ${index.fields
+      .map((field) => field.path)
+      .join(', ')} (unique index "${index.name}")`,
+    details: { index: index.name, fields: index.fields.map((field) => field.path) },
+  };
 }

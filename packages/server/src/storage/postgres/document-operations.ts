@@ -195,7 +195,7 @@ function insertRows(q: Query, collectionId: string, rows: readonly DocumentRow[]
          INSERT INTO documents (collection_id, id, data, created_at, updated_at)
          SELECT $1, r.id, r.data::jsonb, r.created_at, r.updated_at
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS r(id, data, created_at, updated_at)
-         ON CONFLICT DO NOTHING
+         ON CONFLICT (collection_id, id) DO NOTHING
          RETURNING ${COLUMNS}
        ), counted AS (
          INSERT INTO collection_counters (collection_id, shard, n)

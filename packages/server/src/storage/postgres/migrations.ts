@@ -395,6 +395,19 @@ const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL,
     PRIMARY KEY (cluster_id, collection)
   );
+  -- Indexes of collections: each stands for one index of the engine (engine_name) over the documents table,
+  -- partial on the collection's row.
+  CREATE TABLE collection_indexes (
+    cluster_id TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    name TEXT NOT NULL,
+    engine_name TEXT NOT NULL UNIQUE,
+    fields TEXT NOT NULL,
+    is_unique BOOLEAN NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, collection, name)
+  );
   `,
 ];
 

@@ -1,7 +1,8 @@
 import type { CollectionQuery } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
-import type { QueryResult, QueryStore } from '../query.js';
+import { plainSteps, postgresIndexExpression } from '../index-expressions.js';
+import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
 
@@ -53,6 +54,18 @@ export class PostgresQuerySql extends QuerySql {
   /** CASE, not AND: PostgreSQL may evaluate AND's operands in any order, and a cast of the wrong type fails. */
   private ifType(path: string, type: string, then: string): string {
     return `(CASE WHEN jsonb_typeof(${this.json(path)}) = '${type}' THEN ${then} ELSE false END)`;
+  }
+
+  protected override indexTerm(
+    steps: readonly string[],
+    op: CompareOp,
+    value: string | number | boolean,
+  ): string | null {
+    // jsonb equality is the exact term's for strings and numbers; jsonb order matches it for numbers only.
+    const plain = plainSteps(steps);
+    if (!plain || typeof value === 'boolean' || (op !== '=' && typeof value !== 'number')) return null;
+    // Bound as JSON text: postgres.js would send a number as a string to a jsonb parameter.
+    return `${postgresIndexExpression(plain)} ${op} ${this.bind(JSON.stringify(value))}::text::jsonb`;
   }
 
   protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
@@ -146,14 +159,7 @@ export class PostgresQueries implements QueryStore {
     const collectionId = await this.collections.find(ref);
     const counting = query.select.kind === 'count';
     if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
-    const builder = new PostgresQuerySql();
-    const select = builder.select(query);
-    let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
-    if (query.where) text += ` AND ${builder.where(query.where)}`;
-    if (!counting) {
-      text += ` ORDER BY ${builder.orderBy(query.sort)}`;
-      text += ` LIMIT ${builder.bind(query.limit)}::bigint OFFSET ${builder.bind(query.skip)}::bigint`;
-    }
+    const { text, builder } = statementOf(collectionId, query);
     // Unnamed statements: query shapes vary too much for each connection to keep them prepared.
     const rows = await this.sql.unsafe<(DocumentRow & { row: string; n: string })[]>(
       text,
@@ -165,4 +171,42 @@ export class PostgresQueries implements QueryStore {
     if (counting) return { count: Number(rows[0]?.n ?? 0) };
     return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
   }
+
+  async explain(ref: CollectionRef, query: CollectionQuery): Promise<QueryPlan> {
+    const collectionId = await this.collections.find(ref);
+    if (collectionId === undefined) return { indexes: [], plan: [] };
+    const { text, builder } = statementOf(collectionId, query);
+    const rows = await this.sql.unsafe<{ 'QUERY PLAN': string }[]>(
+      `EXPLAIN ${text}`,
+      builder.params as never[],
+      {
+        prepare: false,
+      },
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']);
+    const engineNames = [
+      ...new Set(plan.flatMap((line) => [...line.matchAll(/(dpx_[A-Za-z0-9_]+)/g)].map((m) => m[1]!))),
+    ];
+    const named = engineNames.length
+      ? await this.sql.unsafe<{ name: string }[]>(
+          'SELECT name FROM collection_indexes WHERE engine_name = ANY($1::text[])',
+          [engineNames] as never[],
+        )
+      : [];
+    return { indexes: named.map((row) => row.name), plan };
+  }
+}
+
+/** The statement of a collection query, and its builder (which holds the parameters). */
+function statementOf(collectionId: string, query: CollectionQuery) {
+  const counting = query.select.kind === 'count';
+  const builder = new PostgresQuerySql();
+  const select = builder.select(query);
+  let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
+  if (query.where) text += ` AND ${builder.where(query.where)}`;
+  if (!counting) {
+    text += ` ORDER BY ${builder.orderBy(query.sort)}`;
+    text += ` LIMIT ${builder.bind(query.limit)}::bigint OFFSET ${builder.bind(query.skip)}::bigint`;
+  }
+  return { text, builder };
 }

@@ -1,12 +1,128 @@
 import type { Sql } from 'postgres';
-import type { CollectionStats, SchemaStore, ValidatorRow } from '../schema.js';
+import { engineIndexName, postgresIndexExpression, stepsOf } from '../index-expressions.js';
+import type {
+  CollectionStats,
+  IndexBuild,
+  IndexRow,
+  NewIndex,
+  SchemaStore,
+  ValidatorRow,
+} from '../schema.js';
+import { PostgresCollections } from './collections.js';
+
+const INDEX_COLUMNS =
+  'cluster_id AS "clusterId", collection, name, engine_name AS "engineName", fields, is_unique AS "unique", status, created_at AS "createdAt"';
+
+type IndexDbRow = Omit<IndexRow, 'fields'> & { fields: string };
+
+function indexOf(row: IndexDbRow): IndexRow {
+  return { ...row, fields: JSON.parse(row.fields) as IndexRow['fields'] };
+}
+
+/** The engine index a PostgreSQL unique violation names, when it is a collection index. */
+export function failedIndexName(error: unknown): string | null {
+  const { code, constraint_name: name } = error as { code?: string; constraint_name?: string };
+  return code === '23505' && typeof name === 'string' && name.startsWith('dpx_') ? name : null;
+}
 
 const COLUMNS =
   'cluster_id AS "clusterId", collection, schema, level, created_at AS "createdAt", updated_at AS "updatedAt"';
 
 /** Validators on PostgreSQL: one row per cluster and collection. */
 export class PostgresSchema implements SchemaStore {
-  constructor(private readonly sql: Sql) {}
+  private readonly collectionRows: PostgresCollections;
+
+  constructor(private readonly sql: Sql) {
+    this.collectionRows = new PostgresCollections(sql);
+  }
+
+  async listIndexes(clusterId: string, collection?: string): Promise<IndexRow[]> {
+    const rows =
+      collection === undefined
+        ? await this.sql.unsafe<IndexDbRow[]>(
+            `SELECT ${INDEX_COLUMNS} FROM collection_indexes WHERE cluster_id = $1 ORDER BY collection COLLATE "C", name COLLATE "C"`,
+            [clusterId],
+          )
+        : await this.sql.unsafe<IndexDbRow[]>(
+            `SELECT ${INDEX_COLUMNS} FROM collection_indexes WHERE cluster_id = $1 AND collection = $2 ORDER BY name COLLATE "C"`,
+            [clusterId, collection],
+          );
+    return rows.map(indexOf);
+  }
+
+  /** The index an engine index name stands for. */
+  async indexByEngineName(engineName: string): Promise<IndexRow | null> {
+    const [row] = await this.sql.unsafe<IndexDbRow[]>(
+      `SELECT ${INDEX_COLUMNS} FROM collection_indexes WHERE engine_name = $1`,
+      [engineName],
+    );
+    return row ? indexOf(row) : null;
+  }
+
+  async createIndex(index: NewIndex, limit: number): Promise<IndexBuild> {
+    const { clusterId, collection } = index;
+    const rowId = await this.collectionRows.ensure({ clusterId, collection });
+    const engineName = engineIndexName(rowId, index.name);
+    // The record first, counted against the limit in the same statement; the build runs outside any transaction.
+    const added = await this.sql.unsafe(
+      `INSERT INTO collection_indexes (cluster_id, collection, name, engine_name, fields, is_unique, status, created_at)
+       SELECT $1, $2, $3, $4, $5, $6, 'building', $7
+       WHERE (SELECT count(*) FROM collection_indexes WHERE cluster_id = $1 AND collection = $2) < $8
+       ON CONFLICT DO NOTHING`,
+      [
+        clusterId,
+        collection,
+        index.name,
+        engineName,
+        JSON.stringify(index.fields),
+        index.unique,
+        index.createdAt,
+        limit,
+      ],
+    );
+    if (added.count === 0) {
+      const taken = (await this.listIndexes(clusterId, collection)).some((row) => row.name === index.name);
+      return taken ? { ok: false, reason: 'taken' } : { ok: false, reason: 'too_many', limit };
+    }
+    const expressions = index.fields.map((field) => postgresIndexExpression(stepsOf(field.path)));
+    const ordered = index.fields.map(
+      (field, i) => `${expressions[i]} ${field.order === 'desc' ? 'DESC' : 'ASC'}`,
+    );
+    try {
+      // CONCURRENTLY: writes to the documents go on while the index is built.
+      await this.sql.unsafe(
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX CONCURRENTLY "${engineName}" ON documents (${ordered.join(', ')}) WHERE collection_id = ${BigInt(rowId)}`,
+      );
+    } catch (error) {
+      // A failed concurrent build leaves an invalid index behind: drop it, and the record.
+      await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
+      await this.sql.unsafe('DELETE FROM collection_indexes WHERE engine_name = $1', [engineName]);
+      if ((error as { code?: string }).code !== '23505') throw error;
+      const shared = await this.sql.unsafe<{ v: unknown[] }[]>(
+        `SELECT jsonb_build_array(${expressions.join(', ')}) AS v FROM documents WHERE collection_id = $1
+         GROUP BY ${expressions.join(', ')} HAVING count(*) > 1 LIMIT 3`,
+        [rowId],
+      );
+      return { ok: false, reason: 'duplicates', examples: shared.map((row) => row.v) };
+    }
+    await this.sql.unsafe("UPDATE collection_indexes SET status = 'ready' WHERE engine_name = $1", [
+      engineName,
+    ]);
+    return { ok: true, index: { ...index, engineName, status: 'ready' } };
+  }
+
+  async dropIndex(clusterId: string, collection: string, name: string): Promise<boolean> {
+    const [row] = await this.sql.unsafe<{ engineName: string }[]>(
+      'SELECT engine_name AS "engineName" FROM collection_indexes WHERE cluster_id = $1 AND collection = $2 AND name = $3',
+      [clusterId, collection, name],
+    );
+    if (!row) return false;
+    await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${row.engineName}"`);
+    const removed = await this.sql.unsafe('DELETE FROM collection_indexes WHERE engine_name = $1', [
+      row.engineName,
+    ]);
+    return removed.count > 0;
+  }
 
   async getValidator(clusterId: string, collection: string): Promise<ValidatorRow | null> {
     const [row] = await this.sql.unsafe<ValidatorRow[]>(

@@ -1,7 +1,8 @@
 import { type CollectionQuery, likeTokens } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
-import type { QueryResult, QueryStore } from '../query.js';
+import { plainSteps, sqliteIndexExpression } from '../index-expressions.js';
+import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, QuerySql } from '../query-sql.js';
 import { SqliteCollections } from './collections.js';
 
@@ -39,6 +40,17 @@ export class SqliteQuerySql extends QuerySql {
 
   protected pathValue(path: readonly string[]): string {
     return `$${path.map((step) => `.${JSON.stringify(step)}`).join('')}`;
+  }
+
+  protected override indexTerm(
+    steps: readonly string[],
+    op: CompareOp,
+    value: string | number | boolean,
+  ): string | null {
+    // json_extract gives strings as text and numbers as numbers, compared as the exact term does; booleans are 1/0.
+    const plain = plainSteps(steps);
+    if (!plain || typeof value === 'boolean') return null;
+    return `${sqliteIndexExpression(plain)} ${op} ${this.bind(value)}`;
   }
 
   protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
@@ -103,31 +115,58 @@ export class SqliteQuerySql extends QuerySql {
 // Statements are cached by their text; queries come in many shapes, so the cache is emptied when it grows.
 const MAX_CACHED = 256;
 
+/** The statement of a collection query, and its builder (which holds the parameters). */
+function statementOf(collectionId: number, query: CollectionQuery): { sql: string; builder: SqliteQuerySql } {
+  const counting = query.select.kind === 'count';
+  const builder = new SqliteQuerySql();
+  const select = builder.select(query);
+  let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
+  if (query.where) sql += ` AND ${builder.where(query.where)}`;
+  if (!counting) {
+    sql += ` ORDER BY ${builder.orderBy(query.sort)}`;
+    sql += ` LIMIT ${builder.bind(query.limit)} OFFSET ${builder.bind(query.skip)}`;
+  }
+  return { sql, builder };
+}
+
 /** The SQL helper's queries on SQLite, with the JSON functions. */
 export class SqliteQueries implements QueryStore {
   private readonly collections: SqliteCollections;
   private readonly statements = new Map<string, Database.Statement>();
 
+  private readonly indexName: Database.Statement<[string], { name: string }>;
+
   constructor(private readonly db: Database.Database) {
     this.collections = new SqliteCollections(db);
+    this.indexName = db.prepare('SELECT name FROM collection_indexes WHERE engine_name = ?');
   }
 
   async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
     const collectionId = this.collections.find(ref);
     const counting = query.select.kind === 'count';
     if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
-    const builder = new SqliteQuerySql();
-    const select = builder.select(query);
-    let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
-    if (query.where) sql += ` AND ${builder.where(query.where)}`;
-    if (!counting) {
-      sql += ` ORDER BY ${builder.orderBy(query.sort)}`;
-      sql += ` LIMIT ${builder.bind(query.limit)} OFFSET ${builder.bind(query.skip)}`;
-    }
+    const { sql, builder } = statementOf(collectionId, query);
     const statement = this.prepare(sql);
     if (counting) return { count: (statement.get(builder.params) as { n: number }).n };
     const rows = statement.all(builder.params) as (DocumentRow & { row: string })[];
     return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
+  }
+
+  async explain(ref: CollectionRef, query: CollectionQuery): Promise<QueryPlan> {
+    const collectionId = this.collections.find(ref);
+    if (collectionId === undefined) return { indexes: [], plan: [] };
+    const { sql, builder } = statementOf(collectionId, query);
+    const plan = (
+      this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(builder.params) as { detail: string }[]
+    ).map((row) => row.detail);
+    const engineNames = new Set(
+      plan.flatMap((line) => [...line.matchAll(/INDEX (dpx_[A-Za-z0-9_]+)/g)].map((m) => m[1]!)),
+    );
+    const indexes = [...engineNames].flatMap((engineName) => {
+      const row = this.indexName.get(engineName);
+      return row ? [row.name] : [];
+    });
+    return { indexes, plan };
   }
 
   private prepare(sql: string): Database.Statement {

@@ -1,5 +1,34 @@
 import type Database from 'better-sqlite3';
-import type { CollectionStats, SchemaStore, ValidatorRow } from '../schema.js';
+import { engineIndexName, sqliteIndexExpression, stepsOf } from '../index-expressions.js';
+import type {
+  CollectionStats,
+  IndexBuild,
+  IndexRow,
+  NewIndex,
+  SchemaStore,
+  ValidatorRow,
+} from '../schema.js';
+import { SqliteCollections } from './collections.js';
+
+const INDEX_COLUMNS =
+  'cluster_id AS clusterId, collection, name, engine_name AS engineName, fields, is_unique AS isUnique, status, created_at AS createdAt';
+
+type IndexDbRow = Omit<IndexRow, 'fields' | 'unique'> & { fields: string; isUnique: number };
+
+function indexOf(row: IndexDbRow): IndexRow {
+  const { isUnique, fields, ...rest } = row;
+  return { ...rest, fields: JSON.parse(fields) as IndexRow['fields'], unique: isUnique === 1 };
+}
+
+/** True when a SQLite error is a unique constraint failure. */
+export function isUniqueFailure(error: unknown): boolean {
+  return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** The engine index a unique failure names (`UNIQUE constraint failed: index 'dpx_…'`), when it is a collection index. */
+export function failedIndexName(error: unknown): string | null {
+  return /index '(dpx_[A-Za-z0-9_]+)'/.exec((error as Error).message)?.[1] ?? null;
+}
 
 const COLUMNS =
   'cluster_id AS clusterId, collection, schema, level, created_at AS createdAt, updated_at AS updatedAt';
@@ -7,9 +36,32 @@ const COLUMNS =
 /** Validators on SQLite: one row per cluster and collection. */
 export class SqliteSchema implements SchemaStore {
   private readonly stmt;
+  private readonly collectionRows: SqliteCollections;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
+    this.collectionRows = new SqliteCollections(db);
     this.stmt = {
+      indexes: db.prepare<[string], IndexDbRow>(
+        `SELECT ${INDEX_COLUMNS} FROM collection_indexes WHERE cluster_id = ? ORDER BY collection, name`,
+      ),
+      indexesOf: db.prepare<[string, string], IndexDbRow>(
+        `SELECT ${INDEX_COLUMNS} FROM collection_indexes WHERE cluster_id = ? AND collection = ? ORDER BY name`,
+      ),
+      indexCount: db.prepare<[string, string], { n: number }>(
+        'SELECT count(*) AS n FROM collection_indexes WHERE cluster_id = ? AND collection = ?',
+      ),
+      addIndex: db.prepare(
+        `INSERT INTO collection_indexes (cluster_id, collection, name, engine_name, fields, is_unique, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'building', ?) ON CONFLICT DO NOTHING`,
+      ),
+      indexReady: db.prepare("UPDATE collection_indexes SET status = 'ready' WHERE engine_name = ?"),
+      removeIndex: db.prepare<[string, string, string], { engineName: string }>(
+        'DELETE FROM collection_indexes WHERE cluster_id = ? AND collection = ? AND name = ? RETURNING engine_name AS engineName',
+      ),
+      removeEngineIndex: db.prepare('DELETE FROM collection_indexes WHERE engine_name = ?'),
+      byEngineName: db.prepare<[string], IndexDbRow>(
+        `SELECT ${INDEX_COLUMNS} FROM collection_indexes WHERE engine_name = ?`,
+      ),
       get: db.prepare<[string, string], ValidatorRow>(
         `SELECT ${COLUMNS} FROM collection_validators WHERE cluster_id = ? AND collection = ?`,
       ),
@@ -48,6 +100,77 @@ export class SqliteSchema implements SchemaStore {
 
   async deleteValidator(clusterId: string, collection: string): Promise<boolean> {
     return this.stmt.remove.run(clusterId, collection).changes > 0;
+  }
+
+  async listIndexes(clusterId: string, collection?: string): Promise<IndexRow[]> {
+    const rows =
+      collection === undefined
+        ? this.stmt.indexes.all(clusterId)
+        : this.stmt.indexesOf.all(clusterId, collection);
+    return rows.map(indexOf);
+  }
+
+  /** The index an engine index name stands for, read in the failing write's transaction. */
+  indexByEngineName(engineName: string): IndexRow | null {
+    const row = this.stmt.byEngineName.get(engineName);
+    return row ? indexOf(row) : null;
+  }
+
+  async createIndex(index: NewIndex, limit: number): Promise<IndexBuild> {
+    const { clusterId, collection } = index;
+    if (this.stmt.indexCount.get(clusterId, collection)!.n >= limit)
+      return { ok: false, reason: 'too_many', limit };
+    const rowId = this.collectionRows.ensure({ clusterId, collection });
+    const engineName = engineIndexName(rowId, index.name);
+    const added = this.stmt.addIndex.run(
+      clusterId,
+      collection,
+      index.name,
+      engineName,
+      JSON.stringify(index.fields),
+      index.unique ? 1 : 0,
+      index.createdAt,
+    );
+    if (added.changes === 0) return { ok: false, reason: 'taken' };
+    const expressions = index.fields.map(
+      (field) => `${sqliteIndexExpression(stepsOf(field.path))} ${field.order === 'desc' ? 'DESC' : 'ASC'}`,
+    );
+    try {
+      // One statement: SQLite builds the whole index under its write lock, and a duplicate leaves nothing.
+      this.db.exec(
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${engineName}" ON documents (${expressions.join(', ')}) WHERE collection_id = ${Number(rowId)}`,
+      );
+    } catch (error) {
+      this.stmt.removeEngineIndex.run(engineName);
+      if (!isUniqueFailure(error)) throw error;
+      const shared = this.db
+        .prepare(
+          `SELECT json_array(${index.fields.map((field) => sqliteIndexExpression(stepsOf(field.path))).join(', ')}) AS v
+           FROM documents WHERE collection_id = ${Number(rowId)}
+           GROUP BY ${index.fields.map((field) => sqliteIndexExpression(stepsOf(field.path))).join(', ')}
+           HAVING count(*) > 1 LIMIT 3`,
+        )
+        .all() as { v: string }[];
+      return {
+        ok: false,
+        reason: 'duplicates',
+        examples: shared.map((row) => JSON.parse(row.v) as unknown[]),
+      };
+    }
+    this.stmt.indexReady.run(engineName);
+    // Without statistics SQLite takes the collection's range of documents_by_id as just as selective as the new
+    // index; a bounded ANALYZE (a sample of each index) tells it otherwise.
+    this.db.exec('PRAGMA analysis_limit = 1000; ANALYZE documents');
+    return { ok: true, index: { ...index, engineName, status: 'ready' } };
+  }
+
+  async dropIndex(clusterId: string, collection: string, name: string): Promise<boolean> {
+    const removed = this.db.transaction(() => {
+      const row = this.stmt.removeIndex.get(clusterId, collection, name);
+      if (row) this.db.exec(`DROP INDEX IF EXISTS "${row.engineName}"`);
+      return row !== undefined;
+    });
+    return removed();
   }
 
   async collections(clusterId: string): Promise<CollectionStats[]> {
