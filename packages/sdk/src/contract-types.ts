@@ -264,6 +264,7 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_mismatch'
   | 'transaction_aborted'
+  | 'unique_violation'
   | 'payload_too_large'
   | 'uri_too_long'
   | 'unsupported_media_type'
@@ -330,12 +331,18 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import' | 'cluster.delete';
+  kind: 'import' | 'cluster.delete' | 'index.build';
   status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
     | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
-    | { clusterId: string };
+    | { clusterId: string }
+    | {
+        collection: string;
+        name: string;
+        fields: { path: string; order: 'asc' | 'desc' }[];
+        unique: boolean;
+      };
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -350,12 +357,18 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import' | 'cluster.delete';
+    kind: 'import' | 'cluster.delete' | 'index.build';
     status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
       | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
-      | { clusterId: string };
+      | { clusterId: string }
+      | {
+          collection: string;
+          name: string;
+          fields: { path: string; order: 'asc' | 'desc' }[];
+          unique: boolean;
+        };
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Index", "IndexField", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SchemaError", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "Validator", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "Validator", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -399,7 +399,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -428,6 +428,18 @@ class Index(TypedDict):
     name: str
     fields: List["IndexField"]
     unique: bool
+    #: Writes already honour a building unique index
+    status: Literal["building", "ready"]
+    createdAt: str
+
+
+class IndexBuildInput(TypedDict):
+    """The index a build job makes."""
+
+    collection: str
+    name: str
+    fields: List[Dict[str, Any]]
+    unique: bool
 
 
 class IndexField(TypedDict):
@@ -436,6 +448,12 @@ class IndexField(TypedDict):
     #: Dotted field path, e.g. `address.city`
     path: str
     order: Literal["asc", "desc"]
+
+
+class IndexList(TypedDict):
+    """The indexes of a collection, by name."""
+
+    data: List["Index"]
 
 
 class Invitation(TypedDict):
@@ -519,11 +537,11 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import", "cluster.delete"]
+    kind: Literal["import", "cluster.delete", "index.build"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion
-    input: Union["ImportInput", "ClusterDeletionInput"]
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build
+    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput"]
     #: Rows read, stored and refused
     counts: Dict[str, Any]
     #: Bytes of the (decompressed) source read so far
@@ -704,6 +722,16 @@ class SchemaError(TypedDict):
     message: str
 
 
+class SchemaIndexesCreateBody(TypedDict):
+    """The fields, order and uniqueness of a new index."""
+
+    #: Letters, digits and `_`, at most 40, starting with a letter; made from the fields when left out
+    name: NotRequired[str]
+    fields: List[Dict[str, Any]]
+    #: Refuse a write that would give two documents the same values (documents missing a field never collide)
+    unique: NotRequired[bool]
+
+
 class SchemaValidatorPutBody(TypedDict):
     """The JSON Schema and level of a collection validator."""
 
@@ -737,6 +765,8 @@ class SqlRequest(TypedDict):
     sql: str
     #: Values of the `?` or `$n` placeholders, in order
     params: NotRequired[List[Optional[Union[str, float, bool]]]]
+    #: Also answer `explain`: the collection indexes the engine chose and the engine's own plan of the query
+    explain: NotRequired[bool]
 
 
 class SqlResult(TypedDict):
@@ -745,6 +775,8 @@ class SqlResult(TypedDict):
     #: Documents (`SELECT *`), objects keyed by alias or dotted path, or `[{ "count": n }]`
     data: List[Dict[str, Any]]
     query: "CollectionQuery"
+    #: With `explain: true` only
+    explain: NotRequired[Dict[str, Any]]
 
 
 class StripeWebhookReceipt(TypedDict):
@@ -992,5 +1024,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, or `COUNT(*)`."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

@@ -45,6 +45,14 @@ class DataSchemaValidatorResource(SyncResource):
         return cast("_m.Validator", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/validator", options=options))
 
 
+class DataSchemaIndexesResource(SyncResource):
+    """`client.data.schema.indexes`: 1 operation(s) of the contract."""
+
+    def list(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes (API key): `GET /api/v1/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/indexes", options=options))
+
+
 class DataSchemaResource(SyncResource):
     """`client.data.schema`: 0 operation(s) of the contract."""
 
@@ -52,6 +60,7 @@ class DataSchemaResource(SyncResource):
         super().__init__(client)
         self.collections = DataSchemaCollectionsResource(client)
         self.validator = DataSchemaValidatorResource(client)
+        self.indexes = DataSchemaIndexesResource(client)
 
 
 class DataResource(SyncResource):
@@ -488,6 +497,22 @@ class SchemaValidatorResource(SyncResource):
         return cast("_m.ValidatorDeleted", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
 
 
+class SchemaIndexesResource(SyncResource):
+    """`client.schema.indexes`: 3 operation(s) of the contract."""
+
+    def list(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes: `GET /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", query={"clusterId": cluster_id}, options=options))
+
+    def create(self, collection: str, body: _m.SchemaIndexesCreateBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Create an index: `POST /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.Job", self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", body=body, query={"clusterId": cluster_id}, options=options))
+
+    def delete(self, collection: str, name: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Drop an index: `DELETE /api/schema/collections/{collection}/indexes/{name}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/indexes/{segment(name, 'name')}", query={"clusterId": cluster_id}, options=options))
+
+
 class SchemaResource(SyncResource):
     """`client.schema`: 0 operation(s) of the contract."""
 
@@ -495,6 +520,7 @@ class SchemaResource(SyncResource):
         super().__init__(client)
         self.collections = SchemaCollectionsResource(client)
         self.validator = SchemaValidatorResource(client)
+        self.indexes = SchemaIndexesResource(client)
 
 
 class AsyncDataJobsResource(AsyncResource):
@@ -525,6 +551,14 @@ class AsyncDataSchemaValidatorResource(AsyncResource):
         return cast("_m.Validator", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/validator", options=options))
 
 
+class AsyncDataSchemaIndexesResource(AsyncResource):
+    """`client.data.schema.indexes`: 1 operation(s) of the contract."""
+
+    async def list(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes (API key): `GET /api/v1/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/indexes", options=options))
+
+
 class AsyncDataSchemaResource(AsyncResource):
     """`client.data.schema`: 0 operation(s) of the contract."""
 
@@ -532,6 +566,7 @@ class AsyncDataSchemaResource(AsyncResource):
         super().__init__(client)
         self.collections = AsyncDataSchemaCollectionsResource(client)
         self.validator = AsyncDataSchemaValidatorResource(client)
+        self.indexes = AsyncDataSchemaIndexesResource(client)
 
 
 class AsyncDataResource(AsyncResource):
@@ -968,6 +1003,22 @@ class AsyncSchemaValidatorResource(AsyncResource):
         return cast("_m.ValidatorDeleted", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
 
 
+class AsyncSchemaIndexesResource(AsyncResource):
+    """`client.schema.indexes`: 3 operation(s) of the contract."""
+
+    async def list(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes: `GET /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", await self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", query={"clusterId": cluster_id}, options=options))
+
+    async def create(self, collection: str, body: _m.SchemaIndexesCreateBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Create an index: `POST /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.Job", await self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", body=body, query={"clusterId": cluster_id}, options=options))
+
+    async def delete(self, collection: str, name: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Drop an index: `DELETE /api/schema/collections/{collection}/indexes/{name}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/indexes/{segment(name, 'name')}", query={"clusterId": cluster_id}, options=options))
+
+
 class AsyncSchemaResource(AsyncResource):
     """`client.schema`: 0 operation(s) of the contract."""
 
@@ -975,3 +1026,4 @@ class AsyncSchemaResource(AsyncResource):
         super().__init__(client)
         self.collections = AsyncSchemaCollectionsResource(client)
         self.validator = AsyncSchemaValidatorResource(client)
+        self.indexes = AsyncSchemaIndexesResource(client)
