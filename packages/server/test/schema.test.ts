@@ -334,6 +334,22 @@ forEachEngine((server) => {
         expect(await count(c)).toBe(before);
       });
 
+      it('refuses the import row that breaks it', async () => {
+        const body = [
+          JSON.stringify({ _id: 'im1', email: 'im1@example.com' }),
+          JSON.stringify({ _id: 'im2', email: 'one@example.com' }),
+        ].join('\n');
+        const res = await fetch(`${t.url}/api/v1/data/${c}/import?onError=skip`, {
+          method: 'POST',
+          headers: { 'x-api-key': dataKey, 'content-type': 'application/x-ndjson' },
+          body,
+        });
+        const job = (await res.json()) as { counts: { inserted: number; failed: number }; errors: unknown[] };
+        expect(job.counts).toMatchObject({ inserted: 1, failed: 1 });
+        expect(job.errors).toEqual([expect.objectContaining({ line: 2, code: 'unique_violation' })]);
+        expect((await withKey('GET', `/api/v1/data/${c}/im2`)).status).toBe(404);
+      });
+
       it('lets exactly one of many concurrent writers of one value win', async () => {
         const writes = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
@@ -410,7 +426,7 @@ forEachEngine((server) => {
 
       const unindexed = (await (await sql('SELECT * FROM orders WHERE amount = ?', [42])).json()) as {
         data: unknown[];
-        explain: { indexes: string[] };
+        explain: { indexes: string[]; plan: string[] };
       };
       expect(unindexed.data).toHaveLength(1);
       // No index serves `amount` (PostgreSQL may still read the collection's rows through a partial index).

@@ -12,6 +12,7 @@ import {
   recordRowError,
   restartedJob,
   rowRefusedFailure,
+  type Violation,
 } from '@dataplatform/contract';
 import { ApiError } from '../../http/errors.js';
 import { rejectViolation } from '../../http/validate.js';
@@ -252,8 +253,8 @@ class ImportRun {
         operations.slice(0, outcome.index + 1),
         lines.slice(0, outcome.index + 1),
         line,
-        DUPLICATE_ROW.code,
-        DUPLICATE_ROW.message,
+        outcome.violation?.code ?? DUPLICATE_ROW.code,
+        outcome.violation?.message ?? DUPLICATE_ROW.message,
       );
     }
     this.count(mark);
@@ -290,7 +291,7 @@ class ImportRun {
     operations: DocumentOperation[],
     lines: number[],
     mark: ChunkMark,
-  ): Promise<{ ok: true } | { ok: false; index: number }> {
+  ): Promise<{ ok: true } | { ok: false; index: number; violation?: Violation }> {
     const outcome = await this.storage.documents.apply(this.job.clusterId, operations, {
       atomic: this.request.onError === 'abort',
       idempotency: {
@@ -303,7 +304,13 @@ class ImportRun {
             if (result.ok) mark.inserted++;
             else {
               mark.failed++;
-              mark.errors.push({ line: lines[index]!, code: result.reason, message: DUPLICATE_ROW.message });
+              // A taken id, or a unique index broken (with its own code and message).
+              const violation = result.reason === 'refused' ? result.violation : undefined;
+              mark.errors.push({
+                line: lines[index]!,
+                code: violation?.code ?? result.reason,
+                message: violation?.message ?? DUPLICATE_ROW.message,
+              });
             }
           });
           mark.errors = mark.errors.sort((a, b) => a.line - b.line).slice(0, JOB_ERROR_LIMIT);
@@ -312,7 +319,11 @@ class ImportRun {
       },
     });
     if (outcome.ok) return { ok: true };
-    if (outcome.reason === 'aborted') return { ok: false, index: outcome.index };
+    if (outcome.reason === 'aborted') {
+      const { result } = outcome;
+      const violation = !result.ok && result.reason === 'refused' ? result.violation : undefined;
+      return violation ? { ok: false, index: outcome.index, violation } : { ok: false, index: outcome.index };
+    }
     // Another pass of this job stored the chunk at the same moment: its mark is the truth.
     throw new ApiError('conflict', `Job "${this.job.id}" is being resumed elsewhere`);
   }
