@@ -6,6 +6,7 @@ import { clusterOperations, memberOperations } from './cluster-operations.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { importOperations } from './import-operations.js';
 import { keyOperations } from './key-operations.js';
+import { schemaOperations } from './schema-operations.js';
 import { sqlOperations } from './sql-operation.js';
 import { webhookOperations } from './webhook-operations.js';
 
@@ -24,4 +25,5 @@ export const operations: Record<RouteId, Operation> = {
   ...clusterOperations,
   ...memberOperations,
   ...billingOperations,
+  ...schemaOperations,
 };
