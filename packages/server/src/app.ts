@@ -192,6 +192,8 @@ export async function buildApp(
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
   const guards = new SchemaGuards(storage);
+  const schema = new SchemaService(storage, guards);
+  await schema.failInterruptedBuilds();
   serveRoutes(
     app,
     routes,
@@ -219,7 +221,7 @@ export async function buildApp(
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
       ...billingHandlers(billing.service, billing.payments),
-      ...schemaHandlers(new SchemaService(storage, guards)),
+      ...schemaHandlers(schema),
     },
     {
       auth,

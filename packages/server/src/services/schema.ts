@@ -171,6 +171,33 @@ export class SchemaService {
     return { _id: name, deleted: true as const };
   }
 
+  /**
+   * At start, on SQLite (one server per database): a build that a stop cut short is failed with its reason and
+   * its half-made index removed, so no job stays `running`. On PostgreSQL another instance may still be building,
+   * so its jobs are left as they are.
+   */
+  async failInterruptedBuilds(): Promise<void> {
+    if (this.storage.engine !== 'sqlite') return;
+    for (const job of await this.storage.jobs.unfinished('index.build')) {
+      const { collection, name } = job.input as { collection: string; name: string };
+      const index = (await this.storage.schema.listIndexes(job.clusterId, collection)).find(
+        (row) => row.name === name,
+      );
+      if (index?.status === 'building') await this.storage.schema.dropIndex(job.clusterId, collection, name);
+      const now = new Date().toISOString();
+      await this.storage.jobs.save({
+        ...job,
+        status: 'failed',
+        failure: {
+          code: 'interrupted',
+          message: 'The server stopped during the build; nothing was kept: create the index again',
+        },
+        updatedAt: now,
+        finishedAt: now,
+      });
+    }
+  }
+
   /** Ends a build job that lost a race (another build took the name or the last place) with the refusal. */
   private async abandon(job: JobRecord, error: ApiError): Promise<ApiError> {
     const now = new Date().toISOString();
