@@ -15,6 +15,9 @@ const external = [
   '@fastify/swagger',
   '@fastify/swagger-ui',
   '@zxcvbn-ts/language-common',
+  // Native: V8 isolates for functions, loaded by the first run or deploy.
+  'isolated-vm',
+  'croner',
   // Fastify's default schema compilers: never loaded, since the server gives Fastify its own (contract-validation.ts).
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',

@@ -15,6 +15,8 @@ import { PostgresNotifications } from './notifications.js';
 import { PostgresOutbox } from './outbox.js';
 import { SubscriptionPresence } from './presence.js';
 import { PostgresQueries } from './query.js';
+import { PostgresFunctions } from './functions.js';
+import { PostgresTriggers } from './triggers.js';
 import { PostgresRobots } from './robots.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
@@ -59,6 +61,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     keys: new PostgresKeys(sql),
     usage: new PostgresUsage(sql),
     robots: new PostgresRobots(sql),
+    functions: new PostgresFunctions(sql),
+    triggers: new PostgresTriggers(sql),
     accounts: new PostgresAccounts(sql),
     clusters: new PostgresClusters(sql),
     tasks: new PostgresTasks(sql),

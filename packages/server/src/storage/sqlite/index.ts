@@ -16,6 +16,8 @@ import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
+import { SqliteFunctions } from './functions.js';
+import { SqliteTriggers } from './triggers.js';
 import { SqliteRobots } from './robots.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
@@ -74,6 +76,8 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     keys: new SqliteKeys(db),
     usage: new SqliteUsage(db),
     robots: new SqliteRobots(db),
+    functions: new SqliteFunctions(db),
+    triggers: new SqliteTriggers(db),
     accounts: new SqliteAccounts(db),
     clusters: new SqliteClusters(db),
     tasks: new SqliteTasks(db),

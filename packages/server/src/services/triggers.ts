@@ -1,0 +1,173 @@
+import {
+  type ClusterAction,
+  checkClusterAccess,
+  type TriggerCreate,
+  type TriggerSource,
+  type TriggerTarget,
+  type TriggerUpdate,
+} from '@dataplatform/contract';
+import type { z } from 'zod';
+import { ApiError } from '../http/errors.js';
+import { rejectViolation } from '../http/validate.js';
+import { ulid } from '../ids.js';
+import type { TriggerRow, TriggerRunRow } from '../storage/triggers.js';
+import type { Storage } from '../storage/types.js';
+import { checkSchedule, nextTick } from '../triggers/cron.js';
+import type { TriggerRunner } from '../triggers/runner.js';
+import { type Clock, iso } from '../webhooks/clock.js';
+
+type Create = z.output<typeof TriggerCreate>;
+type Update = z.output<typeof TriggerUpdate>;
+
+/** A trigger as the API shows it. */
+export function publicTrigger(row: TriggerRow) {
+  const { id, name, clusterId, source, target, active, createdAt, lastRunAt } = row;
+  return { _id: id, name, clusterId, source, target, active, createdAt, lastRunAt };
+}
+
+function publicRun(row: TriggerRunRow) {
+  const { id, ...rest } = row;
+  return { _id: id, ...rest };
+}
+
+/**
+ * Triggers of the user's clusters. A source and a target are checked before anything is stored: a schedule's cron
+ * expression and time zone, and a target that exists in the trigger's own cluster (404 otherwise). Reading is any
+ * member's; everything else needs the `triggers` action (owners, admins, developers).
+ */
+export class TriggerService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly runner: TriggerRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: string, input: Create) {
+    const clusterId =
+      input.clusterId ??
+      (await this.clusterOfTarget(input.target)) ??
+      (await this.storage.clusters.membership(userId, null))?.clusterId;
+    const role = clusterId && (await this.storage.clusters.role(clusterId, userId));
+    if (!clusterId || !role) throw targetNotFound(input.target);
+    rejectViolation(checkClusterAccess(role, 'triggers'));
+    await this.checkTarget(clusterId, input.target);
+    const row: TriggerRow = {
+      id: `trg_${ulid()}`,
+      clusterId,
+      name: input.name,
+      source: input.source,
+      target: input.target,
+      active: input.active ?? true,
+      createdAt: iso(this.clock.now()),
+      lastRunAt: null,
+      nextRunAt: null,
+    };
+    row.nextRunAt = this.firstTick(row.source);
+    await this.storage.triggers.create(row);
+    return publicTrigger(row);
+  }
+
+  async list(userId: string, query: { clusterId?: string; limit: number; skip: number }) {
+    const { rows, total } = await this.storage.triggers.list({
+      userId,
+      clusterId: query.clusterId ?? null,
+      limit: query.limit,
+      skip: query.skip,
+    });
+    return { data: rows.map(publicTrigger), total, limit: query.limit, skip: query.skip };
+  }
+
+  async get(userId: string, id: string) {
+    return publicTrigger(await this.found(userId, id, 'read'));
+  }
+
+  async update(userId: string, id: string, change: Update) {
+    const row = await this.found(userId, id, 'triggers');
+    if (change.target !== undefined) await this.checkTarget(row.clusterId, change.target);
+    const next: TriggerRow = {
+      ...row,
+      name: change.name ?? row.name,
+      source: change.source ?? row.source,
+      target: change.target ?? row.target,
+      active: change.active ?? row.active,
+    };
+    if (change.source !== undefined) next.nextRunAt = this.firstTick(next.source);
+    return this.saved(await this.storage.triggers.update(next), id);
+  }
+
+  async delete(userId: string, id: string) {
+    await this.found(userId, id, 'triggers');
+    if (!(await this.storage.triggers.delete(id))) throw notFound(id);
+    return { _id: id, deleted: true as const };
+  }
+
+  async setActive(userId: string, id: string, active: boolean) {
+    const row = await this.found(userId, id, 'triggers');
+    if (row.active === active) return publicTrigger(row);
+    // A resumed schedule starts from now: the ticks it was paused for are skipped, not replayed.
+    const nextRunAt = active ? this.firstTick(row.source) : row.nextRunAt;
+    return this.saved(await this.storage.triggers.update({ ...row, active, nextRunAt }), id);
+  }
+
+  /** `POST /api/triggers/{id}/run`: one manual run now, answered with the queued run. */
+  async run(userId: string, id: string) {
+    return publicRun(await this.runner.start(await this.found(userId, id, 'triggers'), 'manual', { manual: true }));
+  }
+
+  /** `POST /api/v1/triggers/{id}/run`: the key's authentication already checked scope, role and cluster. */
+  async runInCluster(clusterId: string, id: string) {
+    const row = await this.storage.triggers.get(id);
+    if (row === null || row.clusterId !== clusterId) throw notFound(id);
+    return publicRun(await this.runner.start(row, 'manual', { manual: true }));
+  }
+
+  async runs(userId: string, id: string, page: { limit: number; skip: number }) {
+    await this.found(userId, id, 'read');
+    const { rows, total } = await this.storage.triggers.runs(id, page.limit, page.skip);
+    return { data: rows.map(publicRun), total, limit: page.limit, skip: page.skip };
+  }
+
+  private firstTick(source: TriggerSource): string | null {
+    if (source.type !== 'schedule') return null;
+    checkSchedule(source);
+    return nextTick(source, iso(this.clock.now()));
+  }
+
+  /** The cluster of a function target, when the body names none: a trigger lives where its target does. */
+  private async clusterOfTarget(target: TriggerTarget): Promise<string | null> {
+    if ('function' in target) return (await this.storage.functions.get(target.function))?.clusterId ?? null;
+    return null;
+  }
+
+  private async checkTarget(clusterId: string, target: TriggerTarget): Promise<void> {
+    const exists =
+      'function' in target
+        ? (await this.storage.functions.get(target.function))?.clusterId === clusterId
+        : (await this.storage.webhooks.find(clusterId, target.webhook)) !== null;
+    if (!exists) throw targetNotFound(target);
+  }
+
+  private saved(row: TriggerRow | null, id: string) {
+    if (row === null) throw notFound(id);
+    return publicTrigger(row);
+  }
+
+  /** The trigger when the user may do `action` on its cluster; a non-member sees 404, as for no trigger. */
+  private async found(userId: string, id: string, action: ClusterAction): Promise<TriggerRow> {
+    const row = await this.storage.triggers.get(id);
+    const role = row && (await this.storage.clusters.role(row.clusterId, userId));
+    if (!row || !role) throw notFound(id);
+    rejectViolation(checkClusterAccess(role, action));
+    return row;
+  }
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError('not_found', `Trigger "${id}" not found`, { id });
+}
+
+function targetNotFound(target: TriggerTarget): ApiError {
+  return 'function' in target
+    ? new ApiError('not_found', `Function "${target.function}" not found in the trigger's cluster`, target)
+    : new ApiError('not_found', `Webhook "${target.webhook}" not found in the trigger's cluster`, target);
+}
