@@ -27,9 +27,17 @@ export type {
   DocumentPage,
   ErrorCode,
   ErrorResponse,
+  FunctionCreate,
+  FunctionDeploy,
+  FunctionDetail,
+  FunctionRecord,
   ImportFormat,
   Invitation,
   InvitationCreate,
+  Invocation,
+  InvocationStatus,
+  InvocationTrigger,
+  InvokeResult,
   IpAllowlist,
   Job,
   JobList,
@@ -47,6 +55,12 @@ export type {
   SqlCondition,
   SqlResponse,
   StoredDocument,
+  Trigger,
+  TriggerCreate,
+  TriggerRun,
+  TriggerSource,
+  TriggerTarget,
+  TriggerUpdate,
   User,
   WebhookAttemptRecord,
   WebhookCreateRequest,
@@ -105,6 +119,12 @@ export {
   Clusters,
 } from './resources/clusters.js';
 export { Collection } from './resources/collection.js';
+export {
+  type FunctionListParams,
+  Functions,
+  type InvocationListParams,
+} from './resources/functions.js';
+export { type TriggerListParams, type TriggerRunListParams, Triggers } from './resources/triggers.js';
 export {
   type AnyDocument,
   Data,
