@@ -190,6 +190,7 @@ export async function buildApp(
   const functions = new FunctionService(storage, sandbox, { documents, sql });
   const clock = options.clock ?? systemClock;
   const triggerRunner = new TriggerRunner(storage, functions, app.log);
+  webhooks.worker?.useTriggers((delivery) => triggerRunner.deliverEvent(delivery));
   const scheduler = new TriggerScheduler(storage, triggerRunner, clock, app.log);
   app.decorate('triggerScheduler', scheduler);
   app.decorate('triggerRunner', triggerRunner);

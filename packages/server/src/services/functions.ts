@@ -15,6 +15,7 @@ import { rejectViolation } from '../http/validate.js';
 import { ulid } from '../ids.js';
 import type { FunctionRow, InvocationRow } from '../storage/functions.js';
 import type { Storage } from '../storage/types.js';
+import { triggerSubscriptionId } from '../triggers/subscriptions.js';
 
 type Create = z.output<typeof FunctionCreate>;
 type Deploy = z.output<typeof FunctionDeploy>;
@@ -109,8 +110,9 @@ export class FunctionService {
   async delete(userId: string, id: string) {
     await this.found(userId, id, 'functions');
     if (!(await this.storage.functions.delete(id))) throw notFound(id);
-    // A trigger that could only fail from now on goes with its function.
-    await this.storage.triggers.deleteTargeting({ function: id });
+    // A trigger that could only fail from now on goes with its function, and so does its hidden subscription.
+    for (const trigger of await this.storage.triggers.deleteTargeting({ function: id }))
+      await this.storage.webhooks.delete(trigger.clusterId, triggerSubscriptionId(trigger.id));
     return { _id: id, deleted: true as const };
   }
 

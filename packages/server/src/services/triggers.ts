@@ -14,6 +14,7 @@ import type { TriggerRow, TriggerRunRow } from '../storage/triggers.js';
 import type { Storage } from '../storage/types.js';
 import { checkSchedule, nextTick } from '../triggers/cron.js';
 import type { TriggerRunner } from '../triggers/runner.js';
+import { subscriptionOf, triggerSubscriptionId } from '../triggers/subscriptions.js';
 import { type Clock, iso } from '../webhooks/clock.js';
 
 type Create = z.output<typeof TriggerCreate>;
@@ -64,6 +65,7 @@ export class TriggerService {
     };
     row.nextRunAt = this.firstTick(row.source);
     await this.storage.triggers.create(row);
+    await this.subscribe(row);
     return publicTrigger(row);
   }
 
@@ -92,11 +94,14 @@ export class TriggerService {
       active: change.active ?? row.active,
     };
     if (change.source !== undefined) next.nextRunAt = this.firstTick(next.source);
-    return this.saved(await this.storage.triggers.update(next), id);
+    const saved = this.saved(await this.storage.triggers.update(next), id);
+    if (change.source !== undefined || change.active !== undefined) await this.resubscribe(next);
+    return saved;
   }
 
   async delete(userId: string, id: string) {
-    await this.found(userId, id, 'triggers');
+    const row = await this.found(userId, id, 'triggers');
+    await this.storage.webhooks.delete(row.clusterId, triggerSubscriptionId(id));
     if (!(await this.storage.triggers.delete(id))) throw notFound(id);
     return { _id: id, deleted: true as const };
   }
@@ -106,7 +111,10 @@ export class TriggerService {
     if (row.active === active) return publicTrigger(row);
     // A resumed schedule starts from now: the ticks it was paused for are skipped, not replayed.
     const nextRunAt = active ? this.firstTick(row.source) : row.nextRunAt;
-    return this.saved(await this.storage.triggers.update({ ...row, active, nextRunAt }), id);
+    const next = { ...row, active, nextRunAt };
+    const saved = this.saved(await this.storage.triggers.update(next), id);
+    await this.resubscribe(next);
+    return saved;
   }
 
   /** `POST /api/triggers/{id}/run`: one manual run now, answered with the queued run. */
@@ -127,6 +135,21 @@ export class TriggerService {
     return { data: rows.map(publicRun), total, limit: page.limit, skip: page.skip };
   }
 
+  /** Gives an active document trigger its hidden subscription: from now on every write captures its events. */
+  private async subscribe(row: TriggerRow): Promise<void> {
+    const subscription = subscriptionOf(row, iso(this.clock.now()));
+    if (subscription) await this.storage.webhooks.create(subscription);
+  }
+
+  /**
+   * A changed source or state takes a new subscription; events captured for the old one and not yet run are
+   * dropped with it, as a paused trigger skips events.
+   */
+  private async resubscribe(row: TriggerRow): Promise<void> {
+    await this.storage.webhooks.delete(row.clusterId, triggerSubscriptionId(row.id));
+    await this.subscribe(row);
+  }
+
   private firstTick(source: TriggerSource): string | null {
     if (source.type !== 'schedule') return null;
     checkSchedule(source);
@@ -140,6 +163,11 @@ export class TriggerService {
   }
 
   private async checkTarget(clusterId: string, target: TriggerTarget): Promise<void> {
+    if ('webhook' in target)
+      throw new ApiError('validation_error', 'Webhook targets are not supported yet; target a function', {
+        in: 'body',
+        field: 'target',
+      });
     const exists =
       'function' in target
         ? (await this.storage.functions.get(target.function))?.clusterId === clusterId

@@ -49,8 +49,8 @@ export interface TriggerStore {
   /** Writes every field but id, cluster and creation time; null when gone. */
   update(trigger: TriggerRow): Promise<TriggerRow | null>;
   delete(id: string): Promise<boolean>;
-  /** Deletes the triggers that target this function. */
-  deleteTargeting(target: TriggerTarget): Promise<void>;
+  /** Deletes the triggers that target this function or webhook, answering them. */
+  deleteTargeting(target: TriggerTarget): Promise<TriggerRow[]>;
   /**
    * Claims the schedule ticks due at `now` of active triggers in running clusters: each claim moves `nextRunAt`
    * from the value read to `next(trigger)` in one compare-and-set, so of several instances exactly one wins a tick.

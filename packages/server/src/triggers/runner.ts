@@ -1,8 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ulid } from '../ids.js';
 import type { FunctionService } from '../services/functions.js';
+import type { ClaimedDelivery } from '../storage/deliveries.js';
 import type { TriggerRow, TriggerRunRow } from '../storage/triggers.js';
 import type { Storage } from '../storage/types.js';
+import type { PostResult } from '../webhooks/dispatch.js';
+import { triggerIdOfUrl } from './subscriptions.js';
 
 /** How a run of a trigger was started. */
 export type RunKind = 'manual' | 'schedule' | 'document';
@@ -22,6 +25,30 @@ export class TriggerRunner {
 
   /** Records the queued run and starts it without waiting; the run's row is returned at once. */
   async start(trigger: TriggerRow, kind: RunKind, input: unknown): Promise<TriggerRunRow> {
+    const run = await this.queue(trigger, input);
+    const running = this.execute(trigger, kind, run)
+      .then(() => {})
+      .catch((error) => this.log.error({ err: error, triggerId: trigger.id }, 'trigger run failed'));
+    this.active.add(running);
+    running.finally(() => this.active.delete(running));
+    return run;
+  }
+
+  /**
+   * Runs a document trigger for one delivery of its hidden subscription and answers as an attempt would: a failed
+   * run is retried by the delivery worker with the webhooks' backoff. A trigger deleted or paused since the event
+   * was captured skips it (a success, so it is not retried).
+   */
+  async deliverEvent(delivery: ClaimedDelivery): Promise<PostResult> {
+    const started = performance.now();
+    const trigger = await this.storage.triggers.get(triggerIdOfUrl(delivery.url));
+    if (trigger === null || !trigger.active) return { responseStatus: null, error: null, durationMs: 0 };
+    const run = await this.queue(trigger, JSON.parse(delivery.body));
+    const error = await this.execute(trigger, 'document', run);
+    return { responseStatus: null, error, durationMs: Math.round(performance.now() - started) };
+  }
+
+  private async queue(trigger: TriggerRow, input: unknown): Promise<TriggerRunRow> {
     const run: TriggerRunRow = {
       id: `trun_${ulid()}`,
       triggerId: trigger.id,
@@ -32,11 +59,6 @@ export class TriggerRunner {
       error: null,
     };
     await this.storage.triggers.recordRun(run);
-    const running = this.execute(trigger, kind, run).catch((error) =>
-      this.log.error({ err: error, triggerId: trigger.id }, 'trigger run failed'),
-    );
-    this.active.add(running);
-    running.finally(() => this.active.delete(running));
     return run;
   }
 
@@ -45,27 +67,31 @@ export class TriggerRunner {
     await Promise.all([...this.active]);
   }
 
-  private async execute(trigger: TriggerRow, kind: RunKind, run: TriggerRunRow): Promise<void> {
+  /** Runs the target and records how the run ended; the error, or null when it succeeded. */
+  private async execute(trigger: TriggerRow, kind: RunKind, run: TriggerRunRow): Promise<string | null> {
     const started = performance.now();
-    const finish = (status: 'ok' | 'error', error: string | null) =>
-      this.storage.triggers.finishRun({
-        id: run.id,
-        triggerId: trigger.id,
-        status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        error,
-      });
+    const error = await this.runTarget(trigger, kind, run.event).catch((thrown: unknown) =>
+      thrown instanceof Error ? thrown.message : String(thrown),
+    );
+    await this.storage.triggers.finishRun({
+      id: run.id,
+      triggerId: trigger.id,
+      status: error === null ? 'ok' : 'error',
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      error,
+    });
+    return error;
+  }
+
+  private async runTarget(trigger: TriggerRow, kind: RunKind, input: unknown): Promise<string | null> {
     if (!('function' in trigger.target)) {
-      // Webhook targets receive document events through the outbox; a manual or scheduled post is still to come.
-      await finish('error', 'Manual and scheduled runs of webhook targets are not supported yet');
-      return;
+      // A webhook target gets document events through its own subscription; manual and scheduled posts are to come.
+      return 'Manual and scheduled runs of webhook targets are not supported yet';
     }
     const fn = await this.storage.functions.get(trigger.target.function);
-    if (fn === null || fn.clusterId !== trigger.clusterId) {
-      await finish('error', `Function "${trigger.target.function}" no longer exists`);
-      return;
-    }
-    const outcome = await this.functions.run(fn, run.event, kind);
-    await finish(outcome.ok ? 'ok' : 'error', outcome.ok ? null : `${outcome.failure}: ${outcome.error.message}`);
+    if (fn === null || fn.clusterId !== trigger.clusterId)
+      return `Function "${trigger.target.function}" no longer exists`;
+    const outcome = await this.functions.run(fn, input, kind);
+    return outcome.ok ? null : `${outcome.failure}: ${outcome.error.message}`;
   }
 }

@@ -15,7 +15,9 @@ const CLAIM_LIMIT = 100;
  */
 export class TriggerScheduler {
   private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
+  /** Polls run one after another; each call's poll starts after it was made, so it sees the clock of its call. */
+  private chain: Promise<void> = Promise.resolve();
+  private pending = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -26,21 +28,26 @@ export class TriggerScheduler {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.poll(), this.pollIntervalMs);
+    // A slow poll is not stacked with more: the timer skips its turn while one is still waiting or running.
+    this.timer = setInterval(() => {
+      if (this.pending === 0) void this.poll();
+    }, this.pollIntervalMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.polling;
+    await this.chain;
   }
 
   /** Claims and starts every tick due now; also what tests call after moving their clock. */
   poll(): Promise<void> {
-    this.polling ??= this.claimAndRun().finally(() => {
-      this.polling = undefined;
+    this.pending++;
+    const next = this.chain.then(() => this.claimAndRun()).finally(() => {
+      this.pending--;
     });
-    return this.polling;
+    this.chain = next;
+    return next;
   }
 
   private async claimAndRun(): Promise<void> {

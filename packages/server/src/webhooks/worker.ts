@@ -7,6 +7,7 @@ import { deliveryHeaders } from './delivery-headers.js';
 import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
 import { type SecretBox, signingSecrets } from './secret-box.js';
+import { isTriggerUrl } from '../triggers/subscriptions.js';
 
 /**
  * How long a claimed delivery stays with its worker: twice an attempt's limit (10 s), so a live worker always
@@ -17,6 +18,9 @@ const CLAIM_LEASE_MS = 2 * DELIVERY_TIMEOUT_MS;
 const TIMED_RETRY_MS = 60_000;
 /** Captured deliveries waiting for a free slot; past this, the rest wait for their lease to end and are claimed. */
 const QUEUE_LIMIT = 10_000;
+
+/** Runs a document trigger for a delivery of its hidden subscription; the result counts as an attempt's. */
+export type TriggerDelivery = (delivery: ClaimedDelivery) => Promise<PostResult>;
 
 /** Settings of the delivery worker. */
 export interface WorkerOptions {
@@ -53,8 +57,17 @@ export class DeliveryWorker {
   private readonly queue: ClaimedDelivery[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly active = new Set<Promise<void>>();
+  private runTrigger: TriggerDelivery | undefined;
 
   constructor(private readonly options: WorkerOptions) {}
+
+  /**
+   * Hands the deliveries of document triggers' hidden subscriptions to `run` instead of posting them: they get the
+   * webhooks' capture, retries and hold while the cluster is paused (triggers/subscriptions.ts).
+   */
+  useTriggers(run: TriggerDelivery): void {
+    this.runTrigger = run;
+  }
 
   start(): void {
     this.stopped = false;
@@ -141,21 +154,12 @@ export class DeliveryWorker {
 
   /** One attempt: sign, post, record, and then disable, notify or schedule the retry. */
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { box, clock, dispatcher, storage } = this.options;
+    const { clock, storage } = this.options;
     const startedAt = clock.now();
-    let result: PostResult;
-    try {
-      const headers = deliveryHeaders({
-        id: delivery.eventId,
-        type: delivery.eventType,
-        body: delivery.body,
-        sentAt: startedAt,
-        secrets: signingSecrets(box, { ...delivery, id: delivery.subscriptionId }, startedAt),
-      });
-      result = await dispatcher.post(delivery.url, delivery.body, headers);
-    } catch {
-      result = { responseStatus: null, error: 'the signing secret could not be decrypted', durationMs: 0 };
-    }
+    const result = isTriggerUrl(delivery.url)
+      ? await (this.runTrigger?.(delivery) ??
+          Promise.resolve({ responseStatus: null, error: 'triggers are not running here', durationMs: 0 }))
+      : await this.post(delivery, startedAt);
     const succeeded = result.error === null;
     const gone = result.responseStatus === 410;
     const next = this.nextState(delivery, succeeded, gone);
@@ -193,6 +197,24 @@ export class DeliveryWorker {
     } else if (next.nextAttemptAt) {
       this.wakeAt(Date.parse(next.nextAttemptAt) - clock.now());
     }
+  }
+
+  /** Signs the stored body and posts it to the subscription's url. */
+  private async post(delivery: ClaimedDelivery, startedAt: number): Promise<PostResult> {
+    const { box, dispatcher } = this.options;
+    let headers: Record<string, string>;
+    try {
+      headers = deliveryHeaders({
+        id: delivery.eventId,
+        type: delivery.eventType,
+        body: delivery.body,
+        sentAt: startedAt,
+        secrets: signingSecrets(box, { ...delivery, id: delivery.subscriptionId }, startedAt),
+      });
+    } catch {
+      return { responseStatus: null, error: 'the signing secret could not be decrypted', durationMs: 0 };
+    }
+    return dispatcher.post(delivery.url, delivery.body, headers);
   }
 
   private nextState(delivery: ClaimedDelivery, succeeded: boolean, gone: boolean): FinishedAttempt['next'] {

@@ -53,8 +53,10 @@ export class PostgresTriggers implements TriggerStore {
     return result.count === 1;
   }
 
-  async deleteTargeting(target: TriggerTarget): Promise<void> {
-    await this.sql`DELETE FROM triggers WHERE target = ${this.sql.json(target)}`;
+  async deleteTargeting(target: TriggerTarget): Promise<TriggerRow[]> {
+    const rows = await this.sql<TriggerRow[]>`
+      DELETE FROM triggers WHERE target = ${this.sql.json(target)} RETURNING ${this.columns()}`;
+    return [...rows];
   }
 
   async claimDueTicks(

@@ -65,7 +65,7 @@ export class SqliteTriggers implements TriggerStore {
          WHERE id = @id RETURNING ${COLUMNS}`,
       ),
       delete: db.prepare('DELETE FROM triggers WHERE id = ?'),
-      deleteTargeting: db.prepare('DELETE FROM triggers WHERE target = ?'),
+      deleteTargeting: db.prepare<[string], StoredTrigger>(`DELETE FROM triggers WHERE target = ? RETURNING ${COLUMNS}`),
       due: db.prepare<[string, number], StoredTrigger>(
         `SELECT t.id, t.cluster_id AS clusterId, t.name, t.source, t.target, t.active, t.created_at AS createdAt,
            t.last_run_at AS lastRunAt, t.next_run_at AS nextRunAt
@@ -116,8 +116,8 @@ export class SqliteTriggers implements TriggerStore {
     return this.stmt.delete.run(id).changes === 1;
   }
 
-  async deleteTargeting(target: TriggerTarget): Promise<void> {
-    this.stmt.deleteTargeting.run(JSON.stringify(target));
+  async deleteTargeting(target: TriggerTarget): Promise<TriggerRow[]> {
+    return this.stmt.deleteTargeting.all(JSON.stringify(target)).map(toTrigger);
   }
 
   async claimDueTicks(
