@@ -1,6 +1,8 @@
 import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { ClusterModel } from './clusters.js';
+import { FunctionModel } from './functions.js';
+import { TriggerModel } from './triggers.js';
 import { DeviceModel } from './devices.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
@@ -101,6 +103,10 @@ export class AccountModel {
   readonly devices = new DeviceModel(this);
   /** The users' clusters. */
   readonly clusters = new ClusterModel();
+  /** Functions of the users' clusters (stored, never run). */
+  readonly functions = new FunctionModel();
+  /** Triggers of the users' clusters (nothing fires on its own). */
+  readonly triggers = new TriggerModel(this.functions);
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -112,6 +118,8 @@ export class AccountModel {
     this.passkeys.clear();
     this.devices.clear();
     this.clusters.clear();
+    this.functions.clear();
+    this.triggers.clear();
   }
 
   /** Records a message as sent (the clusters' invitations). */

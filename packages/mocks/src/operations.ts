@@ -3,6 +3,7 @@ import { accountOperations } from './account-operations.js';
 import { batchOperations } from './batch-operation.js';
 import { clusterOperations, memberOperations } from './cluster-operations.js';
 import { documentOperations, type Operation } from './document-operations.js';
+import { functionOperations, triggerOperations } from './function-operations.js';
 import { importOperations } from './import-operations.js';
 import { keyOperations } from './key-operations.js';
 import { sqlOperations } from './sql-operation.js';
@@ -22,4 +23,6 @@ export const operations: Record<RouteId, Operation> = {
   ...keyOperations,
   ...clusterOperations,
   ...memberOperations,
+  ...functionOperations,
+  ...triggerOperations,
 };
