@@ -5,6 +5,7 @@ import { withExamples } from './commands/command.js';
 import { newCompletionCommand } from './commands/completion/completion.js';
 import { newConfigCommand } from './commands/config/index.js';
 import { newDataCommand } from './commands/data/index.js';
+import { newFunctionsCommand } from './commands/functions/index.js';
 import { newJobsCommand } from './commands/jobs/index.js';
 import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
@@ -77,6 +78,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newJobsCommand(f))
     .addCommand(newKeysCommand(f))
     .addCommand(newClustersCommand(f))
+    .addCommand(newFunctionsCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
