@@ -12,6 +12,7 @@ import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
+import { newTriggersCommand } from './commands/triggers/index.js';
 import { newUploadCommand } from './commands/upload/upload.js';
 import { newWebhooksCommand } from './commands/webhooks/index.js';
 import { newWhoamiCommand } from './commands/whoami/whoami.js';
@@ -79,6 +80,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newKeysCommand(f))
     .addCommand(newClustersCommand(f))
     .addCommand(newFunctionsCommand(f))
+    .addCommand(newTriggersCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
