@@ -12,6 +12,7 @@ export interface FunctionsDeployOptions {
   name?: string | undefined;
   timeoutMs?: number | undefined;
   memoryMb?: number | undefined;
+  /** The cluster of a new function; the default cluster when left out (a flag for it is still to come). */
   clusterId?: string | undefined;
 }
 
@@ -26,9 +27,8 @@ export function newFunctionsDeployCommand(
     .option('--name <name>', "the function's name (default: the file's name without its extension)")
     .option('--timeout-ms <ms>', 'time limit of a run, 1 to 30000 (default 1000)', wholeNumber(1, 30_000))
     .option('--memory-mb <mb>', 'heap limit, 8 to 256 (default 64)', wholeNumber(8, 256))
-    .option('--cluster <id>', 'the cluster of a new function (default: your default cluster)')
-    .action((file: string, options: Omit<FunctionsDeployOptions, 'file'> & { cluster?: string }) =>
-      run(f, { file, name: options.name, timeoutMs: options.timeoutMs, memoryMb: options.memoryMb, clusterId: options.cluster }),
+    .action((file: string, options: Omit<FunctionsDeployOptions, 'file'>) =>
+      run(f, { file, name: options.name, timeoutMs: options.timeoutMs, memoryMb: options.memoryMb }),
     );
   return withExamples(command, ['dp functions deploy hello.js', 'dp functions deploy ./src/notify.mjs --name notify --timeout-ms 5000']);
 }

@@ -13,9 +13,8 @@ export interface TriggersListOptions {
 export function newTriggersListCommand(f: Factory, run: Run<TriggersListOptions> = runTriggersList): Command {
   const command = new Command('list')
     .description('List the triggers of your clusters')
-    .option('--cluster <id>', 'only the triggers of this cluster')
-    .action((options: { cluster?: string }) => run(f, { clusterId: options.cluster }));
-  return withExamples(command, ['dp triggers', 'dp triggers list --cluster cls_01J… --json']);
+    .action(() => run(f, {}));
+  return withExamples(command, ['dp triggers', 'dp triggers list --json']);
 }
 
 /** A table on a terminal, one JSON trigger per line when piped, `{ data, total }` with --json. */
