@@ -37,6 +37,8 @@ interface Warm {
   fn: ivm.Reference;
   /** Where the current runs' `ctx.data` calls and log lines go; set per run (runs of one key share the isolate). */
   calls: Map<number, { host: HostCall; logs: string[] }>;
+  /** Set when the host disposed of the isolate (a run's time ran out), as opposed to isolated-vm (its heap did). */
+  stoppedByHost: boolean;
 }
 
 /** A module the sandbox refused to load: a syntax error, an import, a throw at the top level, no default export. */
@@ -53,6 +55,8 @@ const NO_IMPORTS = 'Functions cannot import modules: everything they reach is in
  */
 export class Sandbox {
   private readonly warm = new Map<string, Promise<Warm>>();
+  /** The settled entries of `warm`, so that a drop can tell whether the entry is still the isolate it stops. */
+  private readonly loaded = new Map<string, Warm>();
   private nextRun = 0;
 
   /** Compiles and loads the module in a throwaway isolate; throws `ModuleError` when it could not be run. */
@@ -77,6 +81,7 @@ export class Sandbox {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
+      warm.stoppedByHost = true;
       this.drop(program.key, warm);
     }, program.timeoutMs);
     try {
@@ -97,14 +102,21 @@ export class Sandbox {
         durationMs: elapsed(),
       };
     } catch (error) {
-      // isolated-vm disposes of an isolate whose heap passed its limit by itself; the host only on a timeout.
+      // isolated-vm disposes of an isolate whose heap passed its limit by itself; the host only on a timeout, which
+      // also ends the other runs of that version in flight (they fail as errors, not as timeouts of their own).
       const failure: FunctionFailure = timedOut
         ? 'timeout'
-        : warm.isolate.isDisposed || /memory limit/i.test(errorOf(error).message)
-          ? 'memory'
-          : 'error';
+        : warm.stoppedByHost
+          ? 'error'
+          : warm.isolate.isDisposed || /memory limit/i.test(errorOf(error).message)
+            ? 'memory'
+            : 'error';
       this.drop(program.key, warm);
-      return { ok: false, failure, error: errorOf(error), logs, durationMs: elapsed() };
+      const reported =
+        failure === 'error' && warm.stoppedByHost
+          ? { message: 'Stopped: another run of this version ran out of time', stack: null }
+          : errorOf(error);
+      return { ok: false, failure, error: reported, logs, durationMs: elapsed() };
     } finally {
       clearTimeout(timer);
       warm.calls.delete(runId);
@@ -115,33 +127,46 @@ export class Sandbox {
   close(): void {
     for (const [key, pending] of this.warm) {
       this.warm.delete(key);
-      pending.then((w) => w.isolate.dispose()).catch(() => {});
+      this.loaded.delete(key);
+      pending.then((w) => w.isolate.isDisposed || w.isolate.dispose()).catch(() => {});
     }
   }
 
   private warmFor(program: SandboxProgram): Promise<Warm> {
     let pending = this.warm.get(program.key);
     if (!pending) {
-      pending = this.load(program);
-      this.warm.set(program.key, pending);
-      // A module that fails to load is not kept: the next run tries again (and fails the same way).
-      pending.catch(() => this.warm.delete(program.key));
+      const loading = this.load(program);
+      pending = loading;
+      this.warm.set(program.key, loading);
+      loading.then(
+        (warm) => {
+          if (this.warm.get(program.key) === loading) this.loaded.set(program.key, warm);
+        },
+        // A module that fails to load is not kept: the next run tries again (and fails the same way).
+        () => {
+          if (this.warm.get(program.key) === loading) this.warm.delete(program.key);
+        },
+      );
     }
     return pending;
   }
 
+  /** Forgets the warm isolate of `key` when it is this one (a newer one may have taken its place) and disposes of it. */
   private drop(key: string, warm: Warm): void {
-    if (this.warm.get(key) !== undefined) this.warm.delete(key);
+    if (this.loaded.get(key) === warm) {
+      this.warm.delete(key);
+      this.loaded.delete(key);
+    }
     if (!warm.isolate.isDisposed) warm.isolate.dispose();
   }
 
   private async load(program: SandboxProgram): Promise<Warm> {
-    const ivm = await isolatedVm();
-    const isolate = new ivm.Isolate({ memoryLimit: program.memoryMb });
+    const lib = await isolatedVm();
+    const isolate = new lib.Isolate({ memoryLimit: program.memoryMb });
     const calls: Warm['calls'] = new Map();
     try {
       const context = await isolate.createContext();
-      const runner = await this.bootstrap(ivm, context, calls);
+      const runner = await this.bootstrap(lib, context, calls);
       const module = await isolate.compileModule(program.code, { filename: 'function.js' }).catch((error) => {
         throw new ModuleError(`The code does not compile: ${errorOf(error).message}`);
       });
@@ -158,7 +183,7 @@ export class Sandbox {
       const fn = await module.namespace.get('default', { reference: true });
       if (fn.typeof !== 'function')
         throw new ModuleError('The module must export a function: `export default async function (input, ctx) {…}`');
-      return { isolate, runner, fn, calls };
+      return { isolate, runner, fn, calls, stoppedByHost: false };
     } catch (error) {
       if (!isolate.isDisposed) isolate.dispose();
       throw error;
@@ -167,16 +192,16 @@ export class Sandbox {
 
   /** Runs the bootstrap in the context: its runner takes a run id, by which host calls find their run. */
   private async bootstrap(
-    ivm: typeof import('isolated-vm').default,
+    lib: typeof ivm,
     context: ivm.Context,
     calls: Warm['calls'],
   ): Promise<ivm.Reference> {
-    const host = new ivm.Reference(async (op: string, argsText: string, runId: number) => {
+    const host = new lib.Reference(async (op: string, argsText: string, runId: number) => {
       const run = calls.get(runId);
       if (!run) return JSON.stringify({ ok: false, code: 'internal_error', status: 500, message: 'The run ended' });
       return run.host(op, argsText);
     });
-    const log = new ivm.Reference((line: string, runId: number) => {
+    const log = new lib.Reference((line: string, runId: number) => {
       const run = calls.get(runId);
       if (run && run.logs.length < FUNCTION_LIMITS.maxLogLines) run.logs.push(String(line));
     });
