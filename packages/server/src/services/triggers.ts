@@ -119,7 +119,11 @@ export class TriggerService {
 
   /** `POST /api/triggers/{id}/run`: one manual run now, answered with the queued run. */
   async run(userId: string, id: string) {
-    return publicRun(await this.runner.start(await this.found(userId, id, 'triggers'), 'manual', { manual: true }));
+    const row = await this.found(userId, id, 'triggers');
+    // A paused cluster answers no data request, and a run would make some.
+    const cluster = await this.storage.clusters.find(row.clusterId);
+    if (cluster === null || cluster.status !== 'running') throw new ApiError('cluster_unavailable');
+    return publicRun(await this.runner.start(row, 'manual', { manual: true }));
   }
 
   /** `POST /api/v1/triggers/{id}/run`: the key's authentication already checked scope, role and cluster. */
