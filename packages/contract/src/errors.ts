@@ -137,12 +137,14 @@ export const errorCodes = {
   function_timeout: {
     status: 422,
     message: 'The function ran out of time',
-    description: "The function ran longer than its `timeoutMs`; it was stopped. `details.timeoutMs` is the limit.",
+    description:
+      'The function ran longer than its `timeoutMs`; it was stopped. `details.timeoutMs` is the limit.',
   },
   function_memory_exceeded: {
     status: 422,
     message: 'The function ran out of memory',
-    description: "The function's heap grew past its `memoryMb`; it was stopped. `details.memoryMb` is the limit.",
+    description:
+      "The function's heap grew past its `memoryMb`; it was stopped. `details.memoryMb` is the limit.",
   },
   authorization_pending: {
     status: 428,

@@ -1,11 +1,11 @@
 import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { ClusterModel } from './clusters.js';
-import { FunctionModel } from './functions.js';
-import { TriggerModel } from './triggers.js';
 import { DeviceModel } from './devices.js';
+import { FunctionModel } from './functions.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
+import { TriggerModel } from './triggers.js';
 
 /** Where a request comes from: `X-Forwarded-For` when sent (the mocks trust it), else 127.0.0.1. */
 export interface MockClient {

@@ -1,4 +1,9 @@
-import type { functionKeyRoutes, functionRoutes, triggerKeyRoutes, triggerRoutes } from '@dataplatform/contract';
+import type {
+  functionKeyRoutes,
+  functionRoutes,
+  triggerKeyRoutes,
+  triggerRoutes,
+} from '@dataplatform/contract';
 import { planOf } from './clusters.js';
 import type { Operation } from './document-operations.js';
 import type { FunctionCaller } from './functions.js';
@@ -37,7 +42,8 @@ export const functionOperations: Record<FunctionRouteId, Operation> = {
   'functions.deploy': (i) => ok(model(i).functions.deploy(callerOf(i), i.params.id!, i.body as never)),
   'functions.delete': (i) => ok(model(i).functions.delete(callerOf(i), i.params.id!)),
   'functions.invoke': (i) => ok(model(i).functions.invoke(callerOf(i), i.params.id!)),
-  'functions.invocations': (i) => ok(model(i).functions.invocations(callerOf(i), i.params.id!, i.query as Page)),
+  'functions.invocations': (i) =>
+    ok(model(i).functions.invocations(callerOf(i), i.params.id!, i.query as Page)),
   'functions.invokeByName': (i) => ok(model(i).functions.invokeByName(keyCluster(i), i.params.name!)),
 };
 

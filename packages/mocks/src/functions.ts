@@ -38,13 +38,27 @@ export class FunctionModel {
     this.#functions.clear();
   }
 
-  create(caller: FunctionCaller, body: { name: string; code: string; timeoutMs?: number; memoryMb?: number; env?: Record<string, string>; clusterId?: string }) {
+  create(
+    caller: FunctionCaller,
+    body: {
+      name: string;
+      code: string;
+      timeoutMs?: number;
+      memoryMb?: number;
+      env?: Record<string, string>;
+      clusterId?: string;
+    },
+  ) {
     const membership = caller.clusters.membership(caller.userId, caller.account, body.clusterId ?? null);
     if (!membership)
-      throw new ApiError('validation_error', `Invalid body field "clusterId": no cluster ${body.clusterId} of yours`, {
-        in: 'body',
-        field: 'clusterId',
-      });
+      throw new ApiError(
+        'validation_error',
+        `Invalid body field "clusterId": no cluster ${body.clusterId} of yours`,
+        {
+          in: 'body',
+          field: 'clusterId',
+        },
+      );
     reject(checkClusterAccess(membership.role, 'functions'));
     const taken = [...this.#functions.values()].some(
       (f) => f.clusterId === membership.clusterId && f.name === body.name,
@@ -86,7 +100,11 @@ export class FunctionModel {
     return { ...this.#public(fn), code: fn.code, env: fn.env };
   }
 
-  deploy(caller: FunctionCaller, id: string, body: { code: string; timeoutMs?: number; memoryMb?: number; env?: Record<string, string> }) {
+  deploy(
+    caller: FunctionCaller,
+    id: string,
+    body: { code: string; timeoutMs?: number; memoryMb?: number; env?: Record<string, string> },
+  ) {
     const fn = this.#require(caller, id, 'functions');
     fn.code = body.code;
     fn.timeoutMs = body.timeoutMs ?? fn.timeoutMs;

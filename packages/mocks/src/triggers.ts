@@ -30,7 +30,13 @@ export class TriggerModel {
 
   create(
     caller: FunctionCaller,
-    body: { name: string; source: TriggerSource; target: TriggerTarget; active?: boolean; clusterId?: string },
+    body: {
+      name: string;
+      source: TriggerSource;
+      target: TriggerTarget;
+      active?: boolean;
+      clusterId?: string;
+    },
   ) {
     const fn = this.#target(caller, body.target);
     const trigger: MockTrigger = {
@@ -67,7 +73,11 @@ export class TriggerModel {
     return this.#public(this.#require(caller, id, 'read'));
   }
 
-  update(caller: FunctionCaller, id: string, change: Partial<Pick<Trigger, 'name' | 'source' | 'target' | 'active'>>) {
+  update(
+    caller: FunctionCaller,
+    id: string,
+    change: Partial<Pick<Trigger, 'name' | 'source' | 'target' | 'active'>>,
+  ) {
     const trigger = this.#require(caller, id, 'triggers');
     if (change.target !== undefined) this.#target(caller, change.target);
     Object.assign(trigger, Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)));
@@ -93,7 +103,8 @@ export class TriggerModel {
   /** The data-plane run, in the cluster a key acts on. */
   runInCluster(clusterId: string, id: string) {
     const trigger = this.#triggers.get(id);
-    if (!trigger || trigger.clusterId !== clusterId) throw new ApiError('not_found', `Trigger "${id}" not found`, { id });
+    if (!trigger || trigger.clusterId !== clusterId)
+      throw new ApiError('not_found', `Trigger "${id}" not found`, { id });
     return this.#run(trigger);
   }
 
@@ -139,7 +150,8 @@ export class TriggerModel {
 
   #require(caller: FunctionCaller, id: string, action: ClusterAction): MockTrigger {
     const trigger = this.#triggers.get(id);
-    const membership = trigger && caller.clusters.membership(caller.userId, caller.account, trigger.clusterId);
+    const membership =
+      trigger && caller.clusters.membership(caller.userId, caller.account, trigger.clusterId);
     if (!trigger || !membership) throw new ApiError('not_found', `Trigger "${id}" not found`, { id });
     const violation = checkClusterAccess(membership.role, action);
     if (violation) throw ApiError.fromViolation(violation);

@@ -120,12 +120,6 @@ export {
 } from './resources/clusters.js';
 export { Collection } from './resources/collection.js';
 export {
-  type FunctionListParams,
-  Functions,
-  type InvocationListParams,
-} from './resources/functions.js';
-export { type TriggerListParams, type TriggerRunListParams, Triggers } from './resources/triggers.js';
-export {
   type AnyDocument,
   Data,
   type DocumentInput,
@@ -133,6 +127,11 @@ export {
   type ListParams,
   type MergePatch,
 } from './resources/data.js';
+export {
+  type FunctionListParams,
+  Functions,
+  type InvocationListParams,
+} from './resources/functions.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs } from './resources/logs.js';
@@ -145,6 +144,7 @@ export {
 } from './resources/query.js';
 export { RobotKeys, Robots } from './resources/robots.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
+export { type TriggerListParams, type TriggerRunListParams, Triggers } from './resources/triggers.js';
 export {
   type DeliveryListParams,
   type WebhookStreamEvent,

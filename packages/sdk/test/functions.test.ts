@@ -15,7 +15,11 @@ afterAll(() => server.close());
 async function signedIn(): Promise<DataPlatform> {
   const client = new DataPlatform({ baseUrl, maxRetries: 0 });
   await client.auth.signUp(
-    { email: `f-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long passphrase', name: 'F' },
+    {
+      email: `f-${Math.random().toString(36).slice(2)}@example.com`,
+      password: 'a long passphrase',
+      name: 'F',
+    },
     { storeToken: true },
   );
   return client;
@@ -28,7 +32,9 @@ describe('client.functions', () => {
     const client = await signedIn();
     const fn = await client.functions.create({ name: 'hello', code: CODE });
     expect(fn).toMatchObject({ name: 'hello', version: 1 });
-    await expect(client.functions.create({ name: 'hello', code: CODE })).rejects.toBeInstanceOf(ConflictError);
+    await expect(client.functions.create({ name: 'hello', code: CODE })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
     const names: string[] = [];
     for await (const each of client.functions.list()) names.push(each.name);
     expect(names).toEqual(['hello']);
@@ -54,10 +60,17 @@ describe('client.triggers', () => {
     expect(trigger).toMatchObject({ active: true, lastRunAt: null });
     expect((await client.triggers.pause(trigger._id)).active).toBe(false);
     expect((await client.triggers.resume(trigger._id)).active).toBe(true);
-    expect(await client.triggers.run(trigger._id)).toMatchObject({ status: 'queued', event: { manual: true } });
+    expect(await client.triggers.run(trigger._id)).toMatchObject({
+      status: 'queued',
+      event: { manual: true },
+    });
     expect((await client.triggers.runs(trigger._id)).total).toBe(1);
     await expect(
-      client.triggers.create({ name: 'x', source: { type: 'schedule', cron: '0 * * * *' }, target: { function: 'fn_none' } }),
+      client.triggers.create({
+        name: 'x',
+        source: { type: 'schedule', cron: '0 * * * *' },
+        target: { function: 'fn_none' },
+      }),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -45,7 +45,10 @@ forEachEngine(
       it('stores version 1 with the default limits, and a deploy makes version 2', async () => {
         const fn = await deploy(HELLO);
         expect(fn).toMatchObject({ version: 1, timeoutMs: 1000, memoryMb: 64 });
-        const next = await asUser(t, dev, 'PUT', `/api/functions/${fn._id}`, { code: HELLO, timeoutMs: 2000 });
+        const next = await asUser(t, dev, 'PUT', `/api/functions/${fn._id}`, {
+          code: HELLO,
+          timeoutMs: 2000,
+        });
         expect(next.status).toBe(200);
         expect(await next.json()).toMatchObject({ version: 2, timeoutMs: 2000 });
         const one = await asUser(t, dev, 'GET', `/api/functions/${fn._id}`);
@@ -100,7 +103,9 @@ forEachEngine(
 
       it('takes any JSON value as input, and none as null', async () => {
         const fn = await deploy('export default (input) => ({ input });');
-        expect(await (await invoke(fn._id, [1, 'two'])).json()).toMatchObject({ result: { input: [1, 'two'] } });
+        expect(await (await invoke(fn._id, [1, 'two'])).json()).toMatchObject({
+          result: { input: [1, 'two'] },
+        });
         expect(await (await invoke(fn._id)).json()).toMatchObject({ result: { input: null } });
       });
 
@@ -130,7 +135,10 @@ forEachEngine(
         );
         const res = await invoke(fn._id);
         expect(res.status, await res.clone().text()).toBe(422);
-        expect(await res.json()).toMatchObject({ code: 'function_memory_exceeded', details: { memoryMb: 16 } });
+        expect(await res.json()).toMatchObject({
+          code: 'function_memory_exceeded',
+          details: { memoryMb: 16 },
+        });
         // The function runs again afterwards, in a fresh isolate.
         const again = await invoke(fn._id);
         expect(again.status).toBe(422);
@@ -171,11 +179,16 @@ forEachEngine(
       });
 
       it('records every run, newest first, with its status and logs', async () => {
-        const fn = await deploy("export default (input, ctx) => { ctx.log('run', input); if (input) throw new Error('x'); };");
+        const fn = await deploy(
+          "export default (input, ctx) => { ctx.log('run', input); if (input) throw new Error('x'); };",
+        );
         await invoke(fn._id, 0);
         await invoke(fn._id, 1);
         const res = await asUser(t, dev, 'GET', `/api/functions/${fn._id}/invocations`);
-        const page = (await res.json()) as { data: { status: string; trigger: string; logs: string[] }[]; total: number };
+        const page = (await res.json()) as {
+          data: { status: string; trigger: string; logs: string[] }[];
+          total: number;
+        };
         expect(page.total).toBe(2);
         expect(page.data.map((i) => [i.status, i.trigger, i.logs])).toEqual([
           ['error', 'http', ['run 1']],
@@ -191,8 +204,14 @@ forEachEngine(
         ['require', 'typeof require'],
         ['timers', '[typeof setTimeout, typeof setInterval, typeof queueMicrotask === "function"]'],
         ['fetch', 'typeof fetch'],
-        ['the host through the Function constructor', "(() => { try { return typeof (function(){}).constructor('return process')(); } catch (e) { return 'threw'; } })()"],
-        ['the host through globalThis', 'Object.getOwnPropertyNames(globalThis).filter((n) => /process|require|Buffer|ivm|host|\\$/.test(n))'],
+        [
+          'the host through the Function constructor',
+          "(() => { try { return typeof (function(){}).constructor('return process')(); } catch (e) { return 'threw'; } })()",
+        ],
+        [
+          'the host through globalThis',
+          'Object.getOwnPropertyNames(globalThis).filter((n) => /process|require|Buffer|ivm|host|\\$/.test(n))',
+        ],
       ])('reaches no %s', async (_, probe) => {
         const fn = await deploy(`export default () => ${probe};`);
         const res = await invoke(fn._id);
@@ -203,13 +222,17 @@ forEachEngine(
       });
 
       it('refuses a dynamic import', async () => {
-        const fn = await deploy("export default async () => { try { await import('fs'); return 'imported'; } catch { return 'refused'; } };");
+        const fn = await deploy(
+          "export default async () => { try { await import('fs'); return 'imported'; } catch { return 'refused'; } };",
+        );
         const res = await invoke(fn._id);
         expect(await res.json()).toMatchObject({ result: 'refused' });
       });
 
       it('keeps a prototype change of one function away from the host and from other functions', async () => {
-        const polluter = await deploy('export default () => { Object.prototype.polluted = 1; Array.prototype.push = null; return 1; };');
+        const polluter = await deploy(
+          'export default () => { Object.prototype.polluted = 1; Array.prototype.push = null; return 1; };',
+        );
         const observer = await deploy('export default () => [({}).polluted ?? null, typeof [].push];');
         expect((await invoke(polluter._id)).status).toBe(200);
         expect(await (await invoke(observer._id)).json()).toMatchObject({ result: [null, 'function'] });
@@ -227,7 +250,9 @@ forEachEngine(
         const fn = await deploy("export default () => { let s = 'x'; for (;;) s += s; };", { memoryMb: 16 });
         const res = await invoke(fn._id);
         expect(res.status).toBe(422);
-        expect(['function_memory_exceeded', 'function_error']).toContain(((await res.json()) as { code: string }).code);
+        expect(['function_memory_exceeded', 'function_error']).toContain(
+          ((await res.json()) as { code: string }).code,
+        );
       });
     });
 
@@ -238,7 +263,9 @@ forEachEngine(
         const viewer = await memberAs(t, dev, clusterId, 'viewer');
         expect((await asUser(t, viewer, 'GET', `/api/functions/${fn._id}`)).status).toBe(200);
         expect((await asUser(t, viewer, 'POST', `/api/functions/${fn._id}/invoke`)).status).toBe(403);
-        expect((await asUser(t, viewer, 'PUT', `/api/functions/${fn._id}`, { code: HELLO })).status).toBe(403);
+        expect((await asUser(t, viewer, 'PUT', `/api/functions/${fn._id}`, { code: HELLO })).status).toBe(
+          403,
+        );
         const stranger = await signUp(t);
         expect((await asUser(t, stranger, 'GET', `/api/functions/${fn._id}`)).status).toBe(404);
         expect((await asUser(t, stranger, 'POST', `/api/functions/${fn._id}/invoke`)).status).toBe(404);
@@ -247,13 +274,21 @@ forEachEngine(
       it('runs by name with a key holding function:invoke, and refuses a key without it', async () => {
         const fn = await deploy(HELLO);
         const allowed = await t.addKey({ scopes: ['function:invoke'] });
-        const ok = await t.call('POST', `/api/v1/functions/${fn.name}/invoke`, { key: allowed.apiKey, body: { a: 1 } });
+        const ok = await t.call('POST', `/api/v1/functions/${fn.name}/invoke`, {
+          key: allowed.apiKey,
+          body: { a: 1 },
+        });
         expect(ok.status, await ok.clone().text()).toBe(200);
         expect(await ok.json()).toMatchObject({ result: { echo: { a: 1 } } });
         const denied = await t.addKey({ scopes: ['data:read'] });
-        const res = await t.call('POST', `/api/v1/functions/${fn.name}/invoke`, { key: denied.apiKey, body: {} });
+        const res = await t.call('POST', `/api/v1/functions/${fn.name}/invoke`, {
+          key: denied.apiKey,
+          body: {},
+        });
         expect(res.status).toBe(403);
-        const unknown = await t.call('POST', '/api/v1/functions/no-such-function/invoke', { key: allowed.apiKey });
+        const unknown = await t.call('POST', '/api/v1/functions/no-such-function/invoke', {
+          key: allowed.apiKey,
+        });
         expect(unknown.status).toBe(404);
       });
     });

@@ -87,9 +87,18 @@ describe.each(availableEngines())('function and trigger storage on %s', (engine)
 
   it('gives concurrent deploys distinct versions', async () => {
     const storage = storages[0]!;
-    const deployment = { code: 'export default () => 2;', env: {}, timeoutMs: 1000, memoryMb: 64, updatedAt: '2026-01-02T00:00:00.000Z' };
+    const deployment = {
+      code: 'export default () => 2;',
+      env: {},
+      timeoutMs: 1000,
+      memoryMb: 64,
+      updatedAt: '2026-01-02T00:00:00.000Z',
+    };
     const versions = await Promise.all(
-      storages.flatMap((s) => [s.functions.deploy('fn_dup1', deployment), s.functions.deploy('fn_dup1', deployment)]),
+      storages.flatMap((s) => [
+        s.functions.deploy('fn_dup1', deployment),
+        s.functions.deploy('fn_dup1', deployment),
+      ]),
     );
     expect(new Set(versions.map((v) => v!.version)).size).toBe(versions.length);
     expect((await storage.functions.get('fn_dup1'))!.version).toBe(1 + versions.length);
@@ -137,7 +146,13 @@ describe.each(availableEngines())('function and trigger storage on %s', (engine)
         event: { manual: true },
         error: null,
       });
-    await storage.triggers.finishRun({ id: 'trun_a', triggerId: trigger.id, status: 'error', durationMs: 3, error: 'x' });
+    await storage.triggers.finishRun({
+      id: 'trun_a',
+      triggerId: trigger.id,
+      status: 'error',
+      durationMs: 3,
+      error: 'x',
+    });
     const page = await storage.triggers.runs(trigger.id, 10, 0);
     expect(page.total).toBe(2);
     expect(page.rows.map((r) => [r.id, r.status, r.error])).toEqual([

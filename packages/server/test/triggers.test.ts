@@ -73,10 +73,16 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
       ['an unknown time zone', { type: 'schedule', cron: '0 * * * *', timezone: 'Mars/Olympus' }],
     ])('refuses %s with 400 and stores nothing', async (_, source) => {
       const fn = await deployFunction('export default () => 1;');
-      const res = await asUser(t, owner, 'POST', '/api/triggers', { name: 'bad', source, target: { function: fn } });
+      const res = await asUser(t, owner, 'POST', '/api/triggers', {
+        name: 'bad',
+        source,
+        target: { function: fn },
+      });
       expect(res.status, await res.clone().text()).toBe(400);
       const list = await asUser(t, owner, 'GET', `/api/triggers?clusterId=${clusterId}&limit=1000`);
-      expect(((await list.json()) as { data: { name: string }[] }).data.map((x) => x.name)).not.toContain('bad');
+      expect(((await list.json()) as { data: { name: string }[] }).data.map((x) => x.name)).not.toContain(
+        'bad',
+      );
     });
 
     it('refuses a target that does not exist with 404', async () => {
@@ -89,9 +95,12 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
       expect(res.status).toBe(404);
     });
 
-    it("refuses a function of another cluster with 404", async () => {
+    it('refuses a function of another cluster with 404', async () => {
       const other = await userOn(t, 'team');
-      const theirs = await asUser(t, other, 'POST', '/api/functions', { name: 'theirs', code: 'export default () => 1;' });
+      const theirs = await asUser(t, other, 'POST', '/api/functions', {
+        name: 'theirs',
+        code: 'export default () => 1;',
+      });
       const fn = ((await theirs.json()) as { _id: string })._id;
       const res = await asUser(t, owner, 'POST', '/api/triggers', {
         name: 'foreign',
@@ -106,7 +115,10 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
   describe('manual runs', () => {
     it('answers 202 with the queued run, which then ends ok with { manual: true } as input', async () => {
       const fn = await deployFunction('export default (input) => input;');
-      const trigger = await createTrigger({ source: { type: 'schedule', cron: '0 0 1 1 *' }, target: { function: fn } });
+      const trigger = await createTrigger({
+        source: { type: 'schedule', cron: '0 0 1 1 *' },
+        target: { function: fn },
+      });
       const res = await asUser(t, owner, 'POST', `/api/triggers/${trigger._id}/run`);
       expect(res.status).toBe(202);
       expect(await res.json()).toMatchObject({ status: 'queued', event: { manual: true } });
@@ -118,7 +130,10 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
 
     it('records a failing function as an error run', async () => {
       const fn = await deployFunction("export default () => { throw new Error('broken'); };");
-      const trigger = await createTrigger({ source: { type: 'schedule', cron: '0 0 1 1 *' }, target: { function: fn } });
+      const trigger = await createTrigger({
+        source: { type: 'schedule', cron: '0 0 1 1 *' },
+        target: { function: fn },
+      });
       await asUser(t, owner, 'POST', `/api/triggers/${trigger._id}/run`);
       const [run] = await settled(trigger._id, 1);
       expect(run!.status).toBe('error');
@@ -130,7 +145,10 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
     it('runs once per tick of the injected clock, with { scheduledAt }', async () => {
       const fn = await deployFunction('export default (input) => input;');
       // Every ten seconds; the clock stands still unless the test moves it.
-      const trigger = await createTrigger({ source: { type: 'schedule', cron: '*/10 * * * * *' }, target: { function: fn } });
+      const trigger = await createTrigger({
+        source: { type: 'schedule', cron: '*/10 * * * * *' },
+        target: { function: fn },
+      });
       const scheduler = t.server.app.triggerScheduler;
       await scheduler.poll();
       await t.server.app.triggerRunner.drain();
@@ -146,7 +164,10 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
 
     it('holds a tick while the cluster is paused and runs it once after resume', async () => {
       const fn = await deployFunction('export default () => 1;');
-      const trigger = await createTrigger({ source: { type: 'schedule', cron: '*/10 * * * * *' }, target: { function: fn } });
+      const trigger = await createTrigger({
+        source: { type: 'schedule', cron: '*/10 * * * * *' },
+        target: { function: fn },
+      });
       expect((await asUser(t, owner, 'POST', `/api/clusters/${clusterId}/pause`)).status).toBe(200);
       clock.advance(60_000);
       await t.server.app.triggerScheduler.poll();
@@ -160,8 +181,13 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
 
     it('fires nothing while the trigger is paused', async () => {
       const fn = await deployFunction('export default () => 1;');
-      const trigger = await createTrigger({ source: { type: 'schedule', cron: '*/10 * * * * *' }, target: { function: fn } });
-      expect(await (await asUser(t, owner, 'POST', `/api/triggers/${trigger._id}/pause`)).json()).toMatchObject({ active: false });
+      const trigger = await createTrigger({
+        source: { type: 'schedule', cron: '*/10 * * * * *' },
+        target: { function: fn },
+      });
+      expect(
+        await (await asUser(t, owner, 'POST', `/api/triggers/${trigger._id}/pause`)).json(),
+      ).toMatchObject({ active: false });
       clock.advance(30_000);
       await t.server.app.triggerScheduler.poll();
       await t.server.app.triggerRunner.drain();
@@ -180,10 +206,18 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
         target: { function: fn },
       });
       const headers = { 'x-cluster-id': clusterId };
-      expect((await asUser(t, owner, 'POST', '/api/v1/data/watched', { _id: 'w1' }, headers)).status).toBe(201);
-      expect((await asUser(t, owner, 'PATCH', '/api/v1/data/watched/w1', { a: 1 }, headers)).status).toBe(200);
-      expect((await asUser(t, owner, 'POST', '/api/v1/data/unwatched', { _id: 'u1' }, headers)).status).toBe(201);
-      expect((await asUser(t, owner, 'DELETE', '/api/v1/data/watched/w1', undefined, headers)).status).toBe(200);
+      expect((await asUser(t, owner, 'POST', '/api/v1/data/watched', { _id: 'w1' }, headers)).status).toBe(
+        201,
+      );
+      expect((await asUser(t, owner, 'PATCH', '/api/v1/data/watched/w1', { a: 1 }, headers)).status).toBe(
+        200,
+      );
+      expect((await asUser(t, owner, 'POST', '/api/v1/data/unwatched', { _id: 'u1' }, headers)).status).toBe(
+        201,
+      );
+      expect((await asUser(t, owner, 'DELETE', '/api/v1/data/watched/w1', undefined, headers)).status).toBe(
+        200,
+      );
       const runs = await settled(trigger._id, 2);
       expect(runs.map((r) => [r.status, r.event?.type, r.event?.documentId]).sort()).toEqual([
         ['ok', 'document.created', 'w1'],
@@ -192,7 +226,9 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
     });
 
     it("keeps a trigger's hidden subscription out of the webhook routes", async () => {
-      const res = await asUser(t, owner, 'GET', '/api/v1/data/webhooks', undefined, { 'x-cluster-id': clusterId });
+      const res = await asUser(t, owner, 'GET', '/api/v1/data/webhooks', undefined, {
+        'x-cluster-id': clusterId,
+      });
       expect(res.status).toBe(200);
       const urls = ((await res.json()) as { data: { url: string }[] }).data.map((w) => w.url);
       expect(urls.filter((url) => url.startsWith('trigger:'))).toEqual([]);

@@ -18,7 +18,7 @@ import type { RouteDefinition } from './types.js';
 const tag = 'functions';
 
 const ROLES =
-  'Owners, admins and developers of the function\'s cluster may call it (403 `forbidden` for viewers); a function of a cluster the caller is no member of is 404 `not_found`.';
+  "Owners, admins and developers of the function's cluster may call it (403 `forbidden` for viewers); a function of a cluster the caller is no member of is 404 `not_found`.";
 
 const FAILURES =
   'A throw is 422 `function_error` (`details.message`, `details.stack`); a run past `timeoutMs` is 422 `function_timeout`; a heap past `memoryMb` is 422 `function_memory_exceeded`. Every run is recorded as an invocation.';

@@ -1,4 +1,5 @@
 import { Deleted } from '../schemas/common.js';
+import { InvocationListQuery } from '../schemas/function.js';
 import {
   Trigger,
   TriggerCreate,
@@ -9,7 +10,6 @@ import {
   TriggerRunList,
   TriggerUpdate,
 } from '../schemas/trigger.js';
-import { InvocationListQuery } from '../schemas/function.js';
 import type { RouteDefinition } from './types.js';
 
 const tag = 'triggers';

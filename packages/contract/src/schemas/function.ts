@@ -10,22 +10,20 @@ export const FunctionName = z
   .meta({ description: 'A letter, then up to 63 letters, digits, `_` or `-`', example: 'send-welcome' });
 
 /** The module's source text. */
-const FunctionCode = z
-  .string()
-  .min(1)
-  .max(FUNCTION_LIMITS.codeChars)
-  .meta({
-    description:
-      'A JavaScript module whose default export is `async function (input, ctx)`; at most 1 MiB. A syntax error is refused at deploy (400 `validation_error`).',
-    example: 'export default async function (input, ctx) {\n  ctx.log("hello");\n  return { ok: true };\n}',
-  });
+const FunctionCode = z.string().min(1).max(FUNCTION_LIMITS.codeChars).meta({
+  description:
+    'A JavaScript module whose default export is `async function (input, ctx)`; at most 1 MiB. A syntax error is refused at deploy (400 `validation_error`).',
+  example: 'export default async function (input, ctx) {\n  ctx.log("hello");\n  return { ok: true };\n}',
+});
 
 const TimeoutMs = z
   .number()
   .int()
   .min(1)
   .max(FUNCTION_LIMITS.maxTimeoutMs)
-  .meta({ description: `Wall-clock limit of one run in milliseconds (default ${FUNCTION_LIMITS.defaultTimeoutMs})` });
+  .meta({
+    description: `Wall-clock limit of one run in milliseconds (default ${FUNCTION_LIMITS.defaultTimeoutMs})`,
+  });
 
 const MemoryMb = z
   .number()
@@ -94,7 +92,12 @@ export const FunctionList = listEnvelope(FunctionRecord, 'FunctionList');
 
 /** Query of the function list. */
 export const FunctionListQuery = z.object({
-  clusterId: z.string().min(1).max(128).optional().meta({ description: 'Only the functions of this cluster' }),
+  clusterId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: 'Only the functions of this cluster' }),
   limit: fromQuery(z.coerce.number().int().min(1).max(1000).default(50)),
   skip: fromQuery(z.coerce.number().int().min(0).default(0)),
 });

@@ -8,9 +8,14 @@ export const DocumentSource = z
   .strictObject({
     type: z.literal('document'),
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1),
-    collection: CollectionName.optional().meta({ description: 'Only this collection; every one when left out' }),
+    collection: CollectionName.optional().meta({
+      description: 'Only this collection; every one when left out',
+    }),
   })
-  .meta({ id: 'DocumentSource', description: "Runs once per matching document event of the trigger's cluster." });
+  .meta({
+    id: 'DocumentSource',
+    description: "Runs once per matching document event of the trigger's cluster.",
+  });
 
 /** A trigger fired by a clock. */
 export const ScheduleSource = z
@@ -26,7 +31,10 @@ export const ScheduleSource = z
       .min(1)
       .max(64)
       .optional()
-      .meta({ description: 'An IANA time zone the expression is read in; UTC when left out', example: 'Europe/Berlin' }),
+      .meta({
+        description: 'An IANA time zone the expression is read in; UTC when left out',
+        example: 'Europe/Berlin',
+      }),
   })
   .meta({ id: 'ScheduleSource', description: 'Runs once per tick of a cron expression, in one instance.' });
 
@@ -100,7 +108,10 @@ export const TriggerRun = z
     status: z.enum(['queued', 'ok', 'error']),
     startedAt: Timestamp,
     durationMs: z.number().min(0).nullable(),
-    event: z.unknown().nullable().meta({ description: 'The input the target got: an event, `{ manual }` or `{ scheduledAt }`' }),
+    event: z
+      .unknown()
+      .nullable()
+      .meta({ description: 'The input the target got: an event, `{ manual }` or `{ scheduledAt }`' }),
     error: z.string().nullable(),
   })
   .meta({ id: 'TriggerRun', description: 'One run of a trigger and how it ended.' });

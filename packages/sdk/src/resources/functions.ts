@@ -68,7 +68,11 @@ export class Functions extends APIResource {
    * Runs it with `input` (any JSON value). A throw is an UnprocessableEntityError with code `function_error`; a
    * limit, `function_timeout` or `function_memory_exceeded`.
    */
-  invoke<R = unknown>(id: string, input?: unknown, options?: RequestOptions): APIPromise<InvokeResult & { result: R }> {
+  invoke<R = unknown>(
+    id: string,
+    input?: unknown,
+    options?: RequestOptions,
+  ): APIPromise<InvokeResult & { result: R }> {
     return this._client.post(`${path(id)}/invoke`, { ...options, body: input ?? null });
   }
 
@@ -85,8 +89,16 @@ export class Functions extends APIResource {
   }
 
   /** Its runs, newest first, with their logs. */
-  invocations(id: string, params: InvocationListParams = {}, options?: RequestOptions): PagePromise<Invocation> {
-    return this._client.getAPIList(`${path(id)}/invocations`, { limit: params.limit, skip: params.skip }, options);
+  invocations(
+    id: string,
+    params: InvocationListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<Invocation> {
+    return this._client.getAPIList(
+      `${path(id)}/invocations`,
+      { limit: params.limit, skip: params.skip },
+      options,
+    );
   }
 }
 

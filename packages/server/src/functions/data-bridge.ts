@@ -34,9 +34,7 @@ export function dataBridge(services: DataServices, clusterId: string): HostCall 
       return JSON.stringify({ ok: true, value: await perform(services, clusterId, op, args) });
     } catch (error) {
       const failure =
-        error instanceof ApiError
-          ? error
-          : new ApiError('internal_error', errorCodes.internal_error.message);
+        error instanceof ApiError ? error : new ApiError('internal_error', errorCodes.internal_error.message);
       return JSON.stringify({
         ok: false,
         code: failure.code,
@@ -66,11 +64,21 @@ async function perform(services: DataServices, clusterId: string, op: string, ar
       return answerOf(await documents.create(collectionRef(clusterId, args[0]), body(args[1], true), null));
     case 'replace':
       return answerOf(
-        await documents.replace(collectionRef(clusterId, args[0]), documentId(args[1]), body(args[2], false), null),
+        await documents.replace(
+          collectionRef(clusterId, args[0]),
+          documentId(args[1]),
+          body(args[2], false),
+          null,
+        ),
       );
     case 'update':
       return answerOf(
-        await documents.update(collectionRef(clusterId, args[0]), documentId(args[1]), body(args[2], false), null),
+        await documents.update(
+          collectionRef(clusterId, args[0]),
+          documentId(args[1]),
+          body(args[2], false),
+          null,
+        ),
       );
     case 'delete':
       return answerOf(await documents.delete(collectionRef(clusterId, args[0]), documentId(args[1]), null));
@@ -103,7 +111,9 @@ function body(value: unknown, allowId: boolean): Record<string, unknown> {
 
 function wholeNumber(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new ApiError('validation_error', `${field} must be a whole number from ${min} to ${max}`, { field });
+    throw new ApiError('validation_error', `${field} must be a whole number from ${min} to ${max}`, {
+      field,
+    });
   return value;
 }
 

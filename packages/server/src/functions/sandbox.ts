@@ -182,7 +182,9 @@ export class Sandbox {
       });
       const fn = await module.namespace.get('default', { reference: true });
       if (fn.typeof !== 'function')
-        throw new ModuleError('The module must export a function: `export default async function (input, ctx) {…}`');
+        throw new ModuleError(
+          'The module must export a function: `export default async function (input, ctx) {…}`',
+        );
       return { isolate, runner, fn, calls, stoppedByHost: false };
     } catch (error) {
       if (!isolate.isDisposed) isolate.dispose();
@@ -198,17 +200,16 @@ export class Sandbox {
   ): Promise<ivm.Reference> {
     const host = new lib.Reference(async (op: string, argsText: string, runId: number) => {
       const run = calls.get(runId);
-      if (!run) return JSON.stringify({ ok: false, code: 'internal_error', status: 500, message: 'The run ended' });
+      if (!run)
+        return JSON.stringify({ ok: false, code: 'internal_error', status: 500, message: 'The run ended' });
       return run.host(op, argsText);
     });
     const log = new lib.Reference((line: string, runId: number) => {
       const run = calls.get(runId);
       if (run && run.logs.length < FUNCTION_LIMITS.maxLogLines) run.logs.push(String(line));
     });
-    return context.evalClosure(BOOTSTRAP, [host, log], {
-      arguments: { reference: true },
-      result: { reference: true },
-    });
+    // References cross as they are: the bootstrap calls them (`arguments: { reference }` would wrap them again).
+    return context.evalClosure(BOOTSTRAP, [host, log], { result: { reference: true } });
   }
 }
 

@@ -10,7 +10,8 @@ export function triggerHandlers(
     'triggers.create': ({ request, body }) => triggers.create(request.session!.userId, body),
     'triggers.list': ({ request, query }) => triggers.list(request.session!.userId, query),
     'triggers.get': ({ request, params }) => triggers.get(request.session!.userId, params.id),
-    'triggers.update': ({ request, params, body }) => triggers.update(request.session!.userId, params.id, body),
+    'triggers.update': ({ request, params, body }) =>
+      triggers.update(request.session!.userId, params.id, body),
     'triggers.delete': ({ request, params }) => triggers.delete(request.session!.userId, params.id),
     'triggers.pause': ({ request, params }) => triggers.setActive(request.session!.userId, params.id, false),
     'triggers.resume': ({ request, params }) => triggers.setActive(request.session!.userId, params.id, true),

@@ -48,10 +48,14 @@ export class FunctionService {
     if (membership === null) {
       throw input.clusterId === undefined
         ? new ApiError('conflict', 'The account has no cluster to create a function in')
-        : new ApiError('validation_error', `Invalid body field "clusterId": no cluster ${input.clusterId} of yours`, {
-            in: 'body',
-            field: 'clusterId',
-          });
+        : new ApiError(
+            'validation_error',
+            `Invalid body field "clusterId": no cluster ${input.clusterId} of yours`,
+            {
+              in: 'body',
+              field: 'clusterId',
+            },
+          );
     }
     rejectViolation(checkClusterAccess(membership.role, 'functions'));
     const limits = {
@@ -102,7 +106,10 @@ export class FunctionService {
       memoryMb: input.memoryMb ?? row.memoryMb,
     };
     await this.checkModule(next);
-    const deployed = await this.storage.functions.deploy(id, { ...next, updatedAt: new Date().toISOString() });
+    const deployed = await this.storage.functions.deploy(id, {
+      ...next,
+      updatedAt: new Date().toISOString(),
+    });
     if (deployed === null) throw notFound(id);
     return publicFunction(deployed);
   }

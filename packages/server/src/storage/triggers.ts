@@ -56,7 +56,11 @@ export interface TriggerStore {
    * from the value read to `next(trigger)` in one compare-and-set, so of several instances exactly one wins a tick.
    * A paused cluster's due tick stays due and is claimed once after it resumes.
    */
-  claimDueTicks(now: string, next: (trigger: TriggerRow) => string | null, limit: number): Promise<ClaimedTick[]>;
+  claimDueTicks(
+    now: string,
+    next: (trigger: TriggerRow) => string | null,
+    limit: number,
+  ): Promise<ClaimedTick[]>;
   recordRun(run: TriggerRunRow): Promise<void>;
   finishRun(run: Pick<TriggerRunRow, 'id' | 'triggerId' | 'status' | 'durationMs' | 'error'>): Promise<void>;
   /** Newest first. */

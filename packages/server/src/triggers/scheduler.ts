@@ -43,9 +43,11 @@ export class TriggerScheduler {
   /** Claims and starts every tick due now; also what tests call after moving their clock. */
   poll(): Promise<void> {
     this.pending++;
-    const next = this.chain.then(() => this.claimAndRun()).finally(() => {
-      this.pending--;
-    });
+    const next = this.chain
+      .then(() => this.claimAndRun())
+      .finally(() => {
+        this.pending--;
+      });
     this.chain = next;
     return next;
   }

@@ -94,7 +94,10 @@ export class WebhookService {
 
   async delete(clusterId: string, webhookId: string) {
     // A document trigger's hidden subscription goes with its trigger only.
-    if (webhookId.startsWith(triggerSubscriptionId('')) || !(await this.storage.webhooks.delete(clusterId, webhookId)))
+    if (
+      webhookId.startsWith(triggerSubscriptionId('')) ||
+      !(await this.storage.webhooks.delete(clusterId, webhookId))
+    )
       throw notFound(webhookId);
     return { _id: webhookId, deleted: true as const };
   }

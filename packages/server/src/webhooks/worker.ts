@@ -2,12 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ulid } from '../ids.js';
 import type { ClaimedDelivery, FinishedAttempt } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
+import { isTriggerUrl } from '../triggers/subscriptions.js';
 import { type Clock, iso } from './clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
 import { type SecretBox, signingSecrets } from './secret-box.js';
-import { isTriggerUrl } from '../triggers/subscriptions.js';
 
 /**
  * How long a claimed delivery stays with its worker: twice an attempt's limit (10 s), so a live worker always

@@ -30,13 +30,18 @@ export function newFunctionsDeployCommand(
     .action((file: string, options: Omit<FunctionsDeployOptions, 'file'>) =>
       run(f, { file, name: options.name, timeoutMs: options.timeoutMs, memoryMb: options.memoryMb }),
     );
-  return withExamples(command, ['dp functions deploy hello.js', 'dp functions deploy ./src/notify.mjs --name notify --timeout-ms 5000']);
+  return withExamples(command, [
+    'dp functions deploy hello.js',
+    'dp functions deploy ./src/notify.mjs --name notify --timeout-ms 5000',
+  ]);
 }
 
 /** Reads the file, then creates the function or deploys the next version of the one that has its name. */
 export async function runFunctionsDeploy(f: Factory, options: FunctionsDeployOptions): Promise<void> {
   const code = await readFile(options.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`could not read ${options.file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new UsageError(
+      `could not read ${options.file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+    );
   });
   const name = options.name ?? basename(options.file, extname(options.file));
   const client = await f.client();
@@ -55,8 +60,9 @@ export async function runFunctionsDeploy(f: Factory, options: FunctionsDeployOpt
   const out = await f.output();
   if (out.json) return void (await out.writeJson(deployed));
   if (!out.tty) return void (await out.writeJsonLine(deployed));
-  await out.writeTable(['id', 'name', 'version', 'timeout ms', 'memory MiB'], [
-    [deployed._id, deployed.name, deployed.version, deployed.timeoutMs, deployed.memoryMb],
-  ]);
+  await out.writeTable(
+    ['id', 'name', 'version', 'timeout ms', 'memory MiB'],
+    [[deployed._id, deployed.name, deployed.version, deployed.timeoutMs, deployed.memoryMb]],
+  );
   out.success(`Deployed ${deployed.name} version ${deployed.version}`);
 }

@@ -12,5 +12,9 @@ export function newFunctionsCommand(f: Factory): Command {
     .addCommand(newFunctionsDeployCommand(f))
     .addCommand(newFunctionsInvokeCommand(f))
     .addCommand(newFunctionsLogsCommand(f));
-  return withExamples(command, ['dp functions deploy hello.js', 'dp functions invoke fn_01J… \'{"a":1}\'', 'dp functions logs fn_01J…']);
+  return withExamples(command, [
+    'dp functions deploy hello.js',
+    'dp functions invoke fn_01J… \'{"a":1}\'',
+    'dp functions logs fn_01J…',
+  ]);
 }

@@ -17,17 +17,22 @@ export function newFunctionsInvokeCommand(
   run: Run<FunctionsInvokeOptions> = runFunctionsInvoke,
 ): Command {
   const command = new Command('invoke')
-    .description("Run a function and print its result; its log lines go to standard error on a terminal")
+    .description('Run a function and print its result; its log lines go to standard error on a terminal')
     .argument('<id>', "the function's id")
     .argument('[input]', 'the input as JSON, @file, or - for standard input (default: null)')
     .action((id: string, input: string | undefined) => run(f, { id, input }));
-  return withExamples(command, ['dp functions invoke fn_01J… \'{"name":"Ada"}\'', 'dp functions invoke fn_01J… @input.json']);
+  return withExamples(command, [
+    'dp functions invoke fn_01J… \'{"name":"Ada"}\'',
+    'dp functions invoke fn_01J… @input.json',
+  ]);
 }
 
 /** Runs it; a throw or a limit is the server's 422 with its code (exit status as for any 4xx). */
 export async function runFunctionsInvoke(f: Factory, options: FunctionsInvokeOptions): Promise<void> {
   const input =
-    options.input === undefined ? null : parseJsonSource(await readSource(f.io, options.input, 'input'), 'input');
+    options.input === undefined
+      ? null
+      : parseJsonSource(await readSource(f.io, options.input, 'input'), 'input');
   const client = await f.client();
   const answer = await attempt(`invoke function "${options.id}"`, client.functions.invoke(options.id, input));
   const out = await f.output();

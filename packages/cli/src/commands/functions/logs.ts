@@ -10,7 +10,10 @@ export interface FunctionsLogsOptions {
 }
 
 /** `dp functions logs <id>`: the latest runs with their log lines. */
-export function newFunctionsLogsCommand(f: Factory, run: Run<FunctionsLogsOptions> = runFunctionsLogs): Command {
+export function newFunctionsLogsCommand(
+  f: Factory,
+  run: Run<FunctionsLogsOptions> = runFunctionsLogs,
+): Command {
   const command = new Command('logs')
     .description("Show a function's latest runs, newest first, with their log lines")
     .argument('<id>', "the function's id")

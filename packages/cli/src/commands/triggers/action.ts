@@ -33,7 +33,11 @@ export function newTriggerActionCommand(
   return withExamples(command, [`dp triggers ${action} trg_01J…`]);
 }
 
-export async function runTriggerAction(action: TriggerAction, f: Factory, { id }: TriggerIdOptions): Promise<void> {
+export async function runTriggerAction(
+  action: TriggerAction,
+  f: Factory,
+  { id }: TriggerIdOptions,
+): Promise<void> {
   const client = await f.client();
   const what = `${action} trigger "${id}"`;
   const out = await f.output();
@@ -48,20 +52,22 @@ export async function runTriggerAction(action: TriggerAction, f: Factory, { id }
         ? await attempt(what, client.triggers.run(id))
         : (await attempt(what, client.triggers.runs(id, { limit: 50 }))).data;
     if (out.json || !out.tty) return void (await out.writeJson(value));
-    if (action === 'run') return out.success(`Queued run ${(value as { _id: string })._id} (\`dp triggers runs ${id}\`)`);
+    if (action === 'run')
+      return out.success(`Queued run ${(value as { _id: string })._id} (\`dp triggers runs ${id}\`)`);
     await out.writeTable(
       ['started', 'status', 'ms', 'error'],
-      (value as { startedAt: string; status: string; durationMs: number | null; error: string | null }[]).map((r) => [
-        r.startedAt,
-        r.status,
-        r.durationMs ?? '-',
-        r.error ?? '',
-      ]),
+      (value as { startedAt: string; status: string; durationMs: number | null; error: string | null }[]).map(
+        (r) => [r.startedAt, r.status, r.durationMs ?? '-', r.error ?? ''],
+      ),
     );
     return;
   }
   const call =
-    action === 'get' ? client.triggers.get(id) : action === 'pause' ? client.triggers.pause(id) : client.triggers.resume(id);
+    action === 'get'
+      ? client.triggers.get(id)
+      : action === 'pause'
+        ? client.triggers.pause(id)
+        : client.triggers.resume(id);
   const trigger = await attempt(what, call);
   await writeTrigger(out, trigger);
   if (action !== 'get') out.success(`Trigger ${trigger._id} is ${trigger.active ? 'active' : 'paused'}`);

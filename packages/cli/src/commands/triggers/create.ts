@@ -16,7 +16,10 @@ export interface TriggersCreateOptions {
 }
 
 /** `dp triggers create --name <n> --function <id> (--cron <expr> | --event <type>…)`. */
-export function newTriggersCreateCommand(f: Factory, run: Run<TriggersCreateOptions> = runTriggersCreate): Command {
+export function newTriggersCreateCommand(
+  f: Factory,
+  run: Run<TriggersCreateOptions> = runTriggersCreate,
+): Command {
   const command = new Command('create')
     .description('Run a function on a schedule or on document events')
     .requiredOption('--name <name>', "the trigger's name")
@@ -25,15 +28,23 @@ export function newTriggersCreateCommand(f: Factory, run: Run<TriggersCreateOpti
     .option('--timezone <zone>', 'the time zone the schedule is read in (default UTC)')
     .option('--event <type>', 'a document event to run on (repeatable): document.created, …, or *', collect)
     .option('--collection <name>', 'only events of this collection')
-    .action((options: { name: string; function: string; cron?: string; timezone?: string; event?: string[]; collection?: string }) =>
-      run(f, {
-        name: options.name,
-        functionId: options.function,
-        cron: options.cron,
-        timezone: options.timezone,
-        events: options.event,
-        collection: options.collection,
-      }),
+    .action(
+      (options: {
+        name: string;
+        function: string;
+        cron?: string;
+        timezone?: string;
+        event?: string[];
+        collection?: string;
+      }) =>
+        run(f, {
+          name: options.name,
+          functionId: options.function,
+          cron: options.cron,
+          timezone: options.timezone,
+          events: options.event,
+          collection: options.collection,
+        }),
     );
   return withExamples(command, [
     "dp triggers create --name nightly --function fn_01J… --cron '0 3 * * *' --timezone Europe/Berlin",
@@ -55,9 +66,16 @@ export async function runTriggersCreate(f: Factory, options: TriggersCreateOptio
 
 function sourceOf(options: TriggersCreateOptions): TriggerSource {
   if ((options.cron === undefined) === (options.events === undefined))
-    throw new UsageError('give either --cron or --event', 'a trigger runs on a schedule or on document events');
+    throw new UsageError(
+      'give either --cron or --event',
+      'a trigger runs on a schedule or on document events',
+    );
   if (options.cron !== undefined)
-    return { type: 'schedule', cron: options.cron, ...(options.timezone ? { timezone: options.timezone } : {}) };
+    return {
+      type: 'schedule',
+      cron: options.cron,
+      ...(options.timezone ? { timezone: options.timezone } : {}),
+    };
   return {
     type: 'document',
     events: options.events as Extract<TriggerSource, { type: 'document' }>['events'],

@@ -17,5 +17,9 @@ export function newTriggersCommand(f: Factory): Command {
     .addCommand(newTriggerActionCommand('run', f))
     .addCommand(newTriggerActionCommand('runs', f))
     .addCommand(newTriggerActionCommand('delete', f));
-  return withExamples(command, ['dp triggers', "dp triggers create --name nightly --function fn_01J… --cron '0 3 * * *'", 'dp triggers run trg_01J…']);
+  return withExamples(command, [
+    'dp triggers',
+    "dp triggers create --name nightly --function fn_01J… --cron '0 3 * * *'",
+    'dp triggers run trg_01J…',
+  ]);
 }

@@ -20,7 +20,10 @@ export function newTriggersListCommand(f: Factory, run: Run<TriggersListOptions>
 /** A table on a terminal, one JSON trigger per line when piped, `{ data, total }` with --json. */
 export async function runTriggersList(f: Factory, options: TriggersListOptions): Promise<void> {
   const client = await f.client();
-  const list = await attempt('list triggers', client.triggers.list({ clusterId: options.clusterId, limit: 1000 }));
+  const list = await attempt(
+    'list triggers',
+    client.triggers.list({ clusterId: options.clusterId, limit: 1000 }),
+  );
   const out = await f.output();
   if (out.json) return void (await out.writeJson({ data: list.data, total: list.total }));
   if (!out.tty) {

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
+from .resources import AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -23,6 +23,8 @@ class SyncResources:
     keys: KeysResource
     robots: RobotsResource
     webhooks: WebhooksResource
+    functions: FunctionsResource
+    triggers: TriggersResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -35,6 +37,8 @@ class SyncResources:
         self.keys = KeysResource(client)
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
+        self.functions = FunctionsResource(client)
+        self.triggers = TriggersResource(client)
 
 
 class AsyncResources:
@@ -50,6 +54,8 @@ class AsyncResources:
     keys: AsyncKeysResource
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
+    functions: AsyncFunctionsResource
+    triggers: AsyncTriggersResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -62,3 +68,5 @@ class AsyncResources:
         self.keys = AsyncKeysResource(client)
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)
+        self.functions = AsyncFunctionsResource(client)
+        self.triggers = AsyncTriggersResource(client)

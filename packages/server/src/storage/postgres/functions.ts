@@ -47,7 +47,9 @@ export class PostgresFunctions implements FunctionStore {
       WHERE user_id = ${userId} AND (${clusterId}::text IS NULL OR cluster_id = ${clusterId}))`;
     const rows = await this.sql<FunctionRow[]>`
       SELECT ${this.columns()} FROM functions WHERE ${visible} ORDER BY created_at, seq LIMIT ${limit} OFFSET ${skip}`;
-    const [count] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM functions WHERE ${visible}`;
+    const [count] = await this.sql<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM functions WHERE ${visible}`;
     return { rows: [...rows], total: count!.n };
   }
 

@@ -1,13 +1,7 @@
 import type { TriggerTarget } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import type { Page } from '../functions.js';
-import type {
-  ClaimedTick,
-  TriggerListFilter,
-  TriggerRow,
-  TriggerRunRow,
-  TriggerStore,
-} from '../triggers.js';
+import type { ClaimedTick, TriggerListFilter, TriggerRow, TriggerRunRow, TriggerStore } from '../triggers.js';
 
 /** Triggers on PostgreSQL. */
 export class PostgresTriggers implements TriggerStore {

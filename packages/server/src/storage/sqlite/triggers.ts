@@ -1,13 +1,7 @@
 import type { TriggerTarget } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type { Page } from '../functions.js';
-import type {
-  ClaimedTick,
-  TriggerListFilter,
-  TriggerRow,
-  TriggerRunRow,
-  TriggerStore,
-} from '../triggers.js';
+import type { ClaimedTick, TriggerListFilter, TriggerRow, TriggerRunRow, TriggerStore } from '../triggers.js';
 
 const COLUMNS = `id, cluster_id AS clusterId, name, source, target, active, created_at AS createdAt,
   last_run_at AS lastRunAt, next_run_at AS nextRunAt`;
@@ -65,7 +59,9 @@ export class SqliteTriggers implements TriggerStore {
          WHERE id = @id RETURNING ${COLUMNS}`,
       ),
       delete: db.prepare('DELETE FROM triggers WHERE id = ?'),
-      deleteTargeting: db.prepare<[string], StoredTrigger>(`DELETE FROM triggers WHERE target = ? RETURNING ${COLUMNS}`),
+      deleteTargeting: db.prepare<[string], StoredTrigger>(
+        `DELETE FROM triggers WHERE target = ? RETURNING ${COLUMNS}`,
+      ),
       due: db.prepare<[string, number], StoredTrigger>(
         `SELECT t.id, t.cluster_id AS clusterId, t.name, t.source, t.target, t.active, t.created_at AS createdAt,
            t.last_run_at AS lastRunAt, t.next_run_at AS nextRunAt
@@ -88,7 +84,9 @@ export class SqliteTriggers implements TriggerStore {
         `SELECT ${RUN_COLUMNS} FROM trigger_runs WHERE trigger_id = ?
          ORDER BY started_at DESC, rowid DESC LIMIT ? OFFSET ?`,
       ),
-      countRuns: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM trigger_runs WHERE trigger_id = ?'),
+      countRuns: db.prepare<[string], { n: number }>(
+        'SELECT count(*) AS n FROM trigger_runs WHERE trigger_id = ?',
+      ),
     };
   }
 
@@ -125,16 +123,18 @@ export class SqliteTriggers implements TriggerStore {
     next: (trigger: TriggerRow) => string | null,
     limit: number,
   ): Promise<ClaimedTick[]> {
-    return this.db.transaction(() => {
-      const claimed: ClaimedTick[] = [];
-      for (const row of this.stmt.due.all(now, limit)) {
-        const trigger = toTrigger(row);
-        const due = trigger.nextRunAt!;
-        const changed = this.stmt.claim.run({ id: trigger.id, due, next: next(trigger), now }).changes;
-        if (changed === 1) claimed.push({ trigger, scheduledAt: due });
-      }
-      return claimed;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const claimed: ClaimedTick[] = [];
+        for (const row of this.stmt.due.all(now, limit)) {
+          const trigger = toTrigger(row);
+          const due = trigger.nextRunAt!;
+          const changed = this.stmt.claim.run({ id: trigger.id, due, next: next(trigger), now }).changes;
+          if (changed === 1) claimed.push({ trigger, scheduledAt: due });
+        }
+        return claimed;
+      })
+      .immediate();
   }
 
   async recordRun(run: TriggerRunRow): Promise<void> {
