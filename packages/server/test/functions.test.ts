@@ -9,7 +9,7 @@ const HELLO = `export default async function (input, ctx) {
 
 /** Signs in as the development account, whose cluster the test keys belong to. */
 async function devSession(t: TestServer): Promise<SignedUp> {
-  const dev = t.server.server.devAccount!;
+  const dev = t.server.devAccount!;
   const res = await t.call('POST', '/api/auth/signin', {
     key: null,
     body: { email: dev.email, password: dev.password },
@@ -259,7 +259,7 @@ forEachEngine(
     describe('who may', () => {
       it('lets a viewer read but not deploy or run, and hides functions from non-members', async () => {
         const fn = await deploy(HELLO);
-        const clusterId = t.server.server.devAccount!.clusterId;
+        const clusterId = t.server.devAccount!.clusterId;
         const viewer = await memberAs(t, dev, clusterId, 'viewer');
         expect((await asUser(t, viewer, 'GET', `/api/functions/${fn._id}`)).status).toBe(200);
         expect((await asUser(t, viewer, 'POST', `/api/functions/${fn._id}/invoke`)).status).toBe(403);

@@ -170,13 +170,14 @@ export class Sandbox {
       const module = await isolate.compileModule(program.code, { filename: 'function.js' }).catch((error) => {
         throw new ModuleError(`The code does not compile: ${errorOf(error).message}`);
       });
-      await module
-        .instantiate(context, () => {
+      try {
+        // The resolver may be called before instantiate returns its promise: a sync throw is caught here too.
+        await module.instantiate(context, () => {
           throw new Error(NO_IMPORTS);
-        })
-        .catch((error) => {
-          throw new ModuleError(errorOf(error).message);
         });
+      } catch (error) {
+        throw new ModuleError(errorOf(error).message);
+      }
       await module.evaluate({ timeout: program.timeoutMs }).catch((error) => {
         throw new ModuleError(`The module failed while loading: ${errorOf(error).message}`);
       });

@@ -172,11 +172,8 @@ export class TriggerService {
         in: 'body',
         field: 'target',
       });
-    const exists =
-      'function' in target
-        ? (await this.storage.functions.get(target.function))?.clusterId === clusterId
-        : (await this.storage.webhooks.find(clusterId, target.webhook)) !== null;
-    if (!exists) throw targetNotFound(target);
+    const fn = await this.storage.functions.get(target.function);
+    if (fn?.clusterId !== clusterId) throw targetNotFound(target);
   }
 
   private saved(row: TriggerRow | null, id: string) {
