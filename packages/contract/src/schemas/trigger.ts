@@ -26,15 +26,10 @@ export const ScheduleSource = z
         'A cron expression of 5 or 6 fields (seconds first when 6), or a nickname such as `@hourly`; an invalid one is 400 `validation_error`',
       example: '0 */5 * * * *',
     }),
-    timezone: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({
-        description: 'An IANA time zone the expression is read in; UTC when left out',
-        example: 'Europe/Berlin',
-      }),
+    timezone: z.string().min(1).max(64).optional().meta({
+      description: 'An IANA time zone the expression is read in; UTC when left out',
+      example: 'Europe/Berlin',
+    }),
   })
   .meta({ id: 'ScheduleSource', description: 'Runs once per tick of a cron expression, in one instance.' });
 
