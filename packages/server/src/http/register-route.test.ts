@@ -152,7 +152,7 @@ describe('registerRoute', () => {
     expect(parses).toEqual({ params: 1, query: 1, body: 1 });
   });
 
-  it('checks the credential with the route scopes before the body is read', async () => {
+  it('checks the credential with the route scopes and cluster action before the body is read', async () => {
     const routeDeps = deps();
     const served = await serve(routeDeps);
     const response = await served.inject({
@@ -162,9 +162,12 @@ describe('registerRoute', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(response.statusCode).toBe(401);
-    expect(routeDeps.authenticate).toHaveBeenCalledWith(expect.anything(), expect.anything(), [
-      'things:write',
-    ]);
+    expect(routeDeps.authenticate).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.anything(),
+      ['things:write'],
+      'data',
+    );
   });
 
   it('answers 400 naming the field, and never calls the handler, for a value outside the schema', async () => {

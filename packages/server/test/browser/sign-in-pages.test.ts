@@ -67,14 +67,17 @@ describe.skipIf(!hasChromium && !process.env.CI)('the sign-in pages in Chromium'
     await page.getByLabel('Password (8 to 128 characters)').fill('a long enough passphrase');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${t.url}/account`);
-    await expect.poll(() => page.locator('#who').textContent()).toContain(email);
+    // The page fills these in after its own requests; poll as long as the page's other steps may take, not
+    // expect.poll's one-second default, which a loaded machine overruns.
+    const settled = { timeout: 10_000 };
+    await expect.poll(() => page.locator('#who').textContent(), settled).toContain(email);
     const signUpToken = await storedToken(page);
     const { user } = await me(signUpToken);
     expect(page.url()).not.toContain('token');
 
     await page.getByLabel('Name of the new passkey').fill('Test laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await expect.poll(() => page.locator('#passkey-count').textContent()).toBe('1');
+    await expect.poll(() => page.locator('#passkey-count').textContent(), settled).toBe('1');
     expect(await authenticator.credentials()).toHaveLength(1);
     const listed = await fetch(`${t.url}/api/webauthn/passkeys`, { headers: bearer(signUpToken!) });
     expect((await listed.json()).data).toMatchObject([{ name: 'Test laptop', lastUsedAt: null }]);
