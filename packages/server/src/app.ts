@@ -189,7 +189,7 @@ export async function buildApp(
   app.addHook('onClose', () => sandbox.close());
   const functions = new FunctionService(storage, sandbox, { documents, sql });
   const clock = options.clock ?? systemClock;
-  const triggerRunner = new TriggerRunner(storage, functions, app.log);
+  const triggerRunner = new TriggerRunner(storage, functions, app.log, webhooks.sender);
   webhooks.worker?.useTriggers((delivery) => triggerRunner.deliverEvent(delivery));
   const scheduler = new TriggerScheduler(storage, triggerRunner, clock, app.log);
   app.decorate('triggerScheduler', scheduler);

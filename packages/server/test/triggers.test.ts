@@ -194,44 +194,4 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
       expect(await runsOf(trigger._id)).toEqual([]);
     });
   });
-
-  describe('document events', () => {
-    it('runs the function once per event with the webhook body as input', async () => {
-      const fn = await deployFunction(`export default async (event, ctx) => {
-        ctx.log(event.type, event.documentId);
-        return event.type;
-      }`);
-      const trigger = await createTrigger({
-        source: { type: 'document', events: ['document.created', 'document.deleted'], collection: 'watched' },
-        target: { function: fn },
-      });
-      const headers = { 'x-cluster-id': clusterId };
-      expect((await asUser(t, owner, 'POST', '/api/v1/data/watched', { _id: 'w1' }, headers)).status).toBe(
-        201,
-      );
-      expect((await asUser(t, owner, 'PATCH', '/api/v1/data/watched/w1', { a: 1 }, headers)).status).toBe(
-        200,
-      );
-      expect((await asUser(t, owner, 'POST', '/api/v1/data/unwatched', { _id: 'u1' }, headers)).status).toBe(
-        201,
-      );
-      expect((await asUser(t, owner, 'DELETE', '/api/v1/data/watched/w1', undefined, headers)).status).toBe(
-        200,
-      );
-      const runs = await settled(trigger._id, 2);
-      expect(runs.map((r) => [r.status, r.event?.type, r.event?.documentId]).sort()).toEqual([
-        ['ok', 'document.created', 'w1'],
-        ['ok', 'document.deleted', 'w1'],
-      ]);
-    });
-
-    it("keeps a trigger's hidden subscription out of the webhook routes", async () => {
-      const res = await asUser(t, owner, 'GET', '/api/v1/data/webhooks', undefined, {
-        'x-cluster-id': clusterId,
-      });
-      expect(res.status).toBe(200);
-      const urls = ((await res.json()) as { data: { url: string }[] }).data.map((w) => w.url);
-      expect(urls.filter((url) => url.startsWith('trigger:'))).toEqual([]);
-    });
-  });
 });

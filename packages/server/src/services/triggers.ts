@@ -167,13 +167,20 @@ export class TriggerService {
   }
 
   private async checkTarget(clusterId: string, target: TriggerTarget): Promise<void> {
-    if ('webhook' in target)
-      throw new ApiError('validation_error', 'Webhook targets are not supported yet; target a function', {
-        in: 'body',
-        field: 'target',
-      });
-    const fn = await this.storage.functions.get(target.function);
-    if (fn?.clusterId !== clusterId) throw targetNotFound(target);
+    if ('function' in target) {
+      const fn = await this.storage.functions.get(target.function);
+      if (fn?.clusterId !== clusterId) throw targetNotFound(target);
+      return;
+    }
+    const webhook = await this.storage.webhooks.find(clusterId, target.webhook);
+    if (webhook === null) throw targetNotFound(target);
+    // The server never posts to a stream subscription's url: a local tool forwards its events.
+    if (webhook.delivery !== 'http')
+      throw new ApiError(
+        'validation_error',
+        'Invalid body field "target.webhook": a webhook delivered as a stream cannot be a target',
+        { in: 'body', field: 'target.webhook' },
+      );
   }
 
   private saved(row: TriggerRow | null, id: string) {

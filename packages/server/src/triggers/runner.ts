@@ -5,6 +5,7 @@ import type { ClaimedDelivery } from '../storage/deliveries.js';
 import type { TriggerRow, TriggerRunRow } from '../storage/triggers.js';
 import type { Storage } from '../storage/types.js';
 import type { PostResult } from '../webhooks/dispatch.js';
+import type { DeliverySender, OutgoingEvent } from '../webhooks/sender.js';
 import { triggerIdOfUrl } from './subscriptions.js';
 
 /** How a run of a trigger was started. */
@@ -21,6 +22,8 @@ export class TriggerRunner {
     private readonly storage: Storage,
     private readonly functions: FunctionService,
     private readonly log: FastifyBaseLogger,
+    /** Posts to webhook targets; null on an instance without the key of the webhook secrets. */
+    private readonly sender: DeliverySender | null,
   ) {}
 
   /** Records the queued run and starts it without waiting; the run's row is returned at once. */
@@ -44,7 +47,9 @@ export class TriggerRunner {
     const trigger = await this.storage.triggers.get(triggerIdOfUrl(delivery.url));
     if (trigger === null || !trigger.active) return { responseStatus: null, error: null, durationMs: 0 };
     const run = await this.queue(trigger, JSON.parse(delivery.body));
-    const error = await this.execute(trigger, 'document', run);
+    // A webhook target gets the event as a subscription of its own would: same id, type and bytes.
+    const event = { id: delivery.eventId, type: delivery.eventType, body: delivery.body };
+    const error = await this.execute(trigger, 'document', run, event);
     return { responseStatus: null, error, durationMs: Math.round(performance.now() - started) };
   }
 
@@ -68,9 +73,14 @@ export class TriggerRunner {
   }
 
   /** Runs the target and records how the run ended; the error, or null when it succeeded. */
-  private async execute(trigger: TriggerRow, kind: RunKind, run: TriggerRunRow): Promise<string | null> {
+  private async execute(
+    trigger: TriggerRow,
+    kind: RunKind,
+    run: TriggerRunRow,
+    event?: OutgoingEvent,
+  ): Promise<string | null> {
     const started = performance.now();
-    const error = await this.runTarget(trigger, kind, run.event).catch((thrown: unknown) =>
+    const error = await this.runTarget(trigger, kind, run, event).catch((thrown: unknown) =>
       thrown instanceof Error ? thrown.message : String(thrown),
     );
     await this.storage.triggers.finishRun({
@@ -83,15 +93,39 @@ export class TriggerRunner {
     return error;
   }
 
-  private async runTarget(trigger: TriggerRow, kind: RunKind, input: unknown): Promise<string | null> {
-    if (!('function' in trigger.target)) {
-      // A webhook target gets document events through its own subscription; manual and scheduled posts are to come.
-      return 'Manual and scheduled runs of webhook targets are not supported yet';
-    }
+  private async runTarget(
+    trigger: TriggerRow,
+    kind: RunKind,
+    run: TriggerRunRow,
+    event: OutgoingEvent | undefined,
+  ): Promise<string | null> {
+    if ('webhook' in trigger.target) return this.post(trigger, trigger.target.webhook, kind, run, event);
     const fn = await this.storage.functions.get(trigger.target.function);
     if (fn === null || fn.clusterId !== trigger.clusterId)
       return `Function "${trigger.target.function}" no longer exists`;
-    const outcome = await this.functions.run(fn, input, kind);
+    const outcome = await this.functions.run(fn, run.event, kind);
     return outcome.ok ? null : `${outcome.failure}: ${outcome.error.message}`;
+  }
+
+  /**
+   * Posts the run's input to a webhook target, signed with that webhook's secrets, through the delivery
+   * worker's sender (its address rules and timeout). A document event keeps its id and body; a manual or
+   * scheduled run posts its input under the run's id.
+   */
+  private async post(
+    trigger: TriggerRow,
+    webhookId: string,
+    kind: RunKind,
+    run: TriggerRunRow,
+    event: OutgoingEvent | undefined,
+  ): Promise<string | null> {
+    const webhook = await this.storage.webhooks.find(trigger.clusterId, webhookId);
+    if (webhook === null) return `Webhook "${webhookId}" no longer exists`;
+    if (!webhook.active) return `Webhook "${webhookId}" is disabled`;
+    if (webhook.delivery !== 'http') return `Webhook "${webhookId}" is delivered as a stream, never posted`;
+    if (this.sender === null) return 'This instance does not hold the key of the webhook secrets';
+    // `trigger.manual` or `trigger.schedule` as its X-Webhook-Event.
+    const outgoing = event ?? { id: run.id, type: `trigger.${kind}`, body: JSON.stringify(run.event) };
+    return (await this.sender.send(webhook, outgoing, Date.now())).error;
   }
 }

@@ -9,9 +9,27 @@ import type { NewSubscription } from '../storage/webhooks.js';
  */
 export const TRIGGER_URL_PREFIX = 'trigger:';
 
+/** Prefix of the ids of triggers' hidden subscriptions (webhooks' own ids start with `wh_`). */
+const SUBSCRIPTION_PREFIX = 'whk_';
+
 /** The id of a trigger's hidden subscription. */
 export function triggerSubscriptionId(triggerId: string): string {
-  return `whk_${triggerId}`;
+  return `${SUBSCRIPTION_PREFIX}${triggerId}`;
+}
+
+/**
+ * True for a subscription whose deliveries run in order per document (a document trigger's): the events of one
+ * document run one after the other, in the order they were captured, while other documents' run alongside. Such a
+ * delivery is never leased at capture, and a claim takes it only when no earlier delivery of its subscription for
+ * the same document is pending (see the claims of storage/sqlite/deliveries.ts and storage/postgres/deliveries.ts).
+ */
+export function runsInOrder(subscriptionId: string): boolean {
+  return subscriptionId.startsWith(SUBSCRIPTION_PREFIX);
+}
+
+/** The SQL condition of `runsInOrder` on a column, for both engines. */
+export function runsInOrderSql(column: string): string {
+  return `${column} LIKE '${SUBSCRIPTION_PREFIX.replace('_', '!_')}%' ESCAPE '!'`;
 }
 
 /** True for the url of a trigger's hidden subscription (no webhook can have it: theirs are http or https). */

@@ -4,10 +4,9 @@ import type { ClaimedDelivery, FinishedAttempt } from '../storage/deliveries.js'
 import type { Storage } from '../storage/types.js';
 import { isTriggerUrl } from '../triggers/subscriptions.js';
 import { type Clock, iso } from './clock.js';
-import { deliveryHeaders } from './delivery-headers.js';
-import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
+import { DELIVERY_TIMEOUT_MS, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
-import { type SecretBox, signingSecrets } from './secret-box.js';
+import type { DeliverySender } from './sender.js';
 
 /**
  * How long a claimed delivery stays with its worker: twice an attempt's limit (10 s), so a live worker always
@@ -25,8 +24,7 @@ export type TriggerDelivery = (delivery: ClaimedDelivery) => Promise<PostResult>
 /** Settings of the delivery worker. */
 export interface WorkerOptions {
   storage: Storage;
-  box: SecretBox;
-  dispatcher: DeliveryDispatcher;
+  sender: DeliverySender;
   clock: Clock;
   /** Delays of the retries, in milliseconds. */
   schedule: readonly number[];
@@ -159,7 +157,11 @@ export class DeliveryWorker {
     const result = isTriggerUrl(delivery.url)
       ? await (this.runTrigger?.(delivery) ??
           Promise.resolve({ responseStatus: null, error: 'triggers are not running here', durationMs: 0 }))
-      : await this.post(delivery, startedAt);
+      : await this.options.sender.send(
+          { ...delivery, id: delivery.subscriptionId },
+          { id: delivery.eventId, type: delivery.eventType, body: delivery.body },
+          startedAt,
+        );
     const succeeded = result.error === null;
     const gone = result.responseStatus === 410;
     const next = this.nextState(delivery, succeeded, gone);
@@ -182,6 +184,8 @@ export class DeliveryWorker {
         : {}),
     };
     await storage.deliveries.finish(attempt);
+    // A document trigger's next event of the same document was waiting for this one to end (runsInOrder).
+    if (next.status !== 'pending' && isTriggerUrl(delivery.url)) this.wake();
     if (gone) {
       await this.notify(
         delivery,
@@ -197,24 +201,6 @@ export class DeliveryWorker {
     } else if (next.nextAttemptAt) {
       this.wakeAt(Date.parse(next.nextAttemptAt) - clock.now());
     }
-  }
-
-  /** Signs the stored body and posts it to the subscription's url. */
-  private async post(delivery: ClaimedDelivery, startedAt: number): Promise<PostResult> {
-    const { box, dispatcher } = this.options;
-    let headers: Record<string, string>;
-    try {
-      headers = deliveryHeaders({
-        id: delivery.eventId,
-        type: delivery.eventType,
-        body: delivery.body,
-        sentAt: startedAt,
-        secrets: signingSecrets(box, { ...delivery, id: delivery.subscriptionId }, startedAt),
-      });
-    } catch {
-      return { responseStatus: null, error: 'the signing secret could not be decrypted', durationMs: 0 };
-    }
-    return dispatcher.post(delivery.url, delivery.body, headers);
   }
 
   private nextState(delivery: ClaimedDelivery, succeeded: boolean, gone: boolean): FinishedAttempt['next'] {

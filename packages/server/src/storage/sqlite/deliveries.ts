@@ -10,7 +10,7 @@ import type {
   StreamedEvent,
   TestEvent,
 } from '../deliveries.js';
-import { capturedOf, testEventRows } from '../outbox.js';
+import { capturedOf, testEventRows, WAITS_FOR_NO_EARLIER } from '../outbox.js';
 import type { SubscriptionTarget } from '../webhooks.js';
 import type { SqliteOutbox } from './outbox.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
@@ -69,6 +69,7 @@ export class SqliteDeliveries implements DeliveryStore {
         `SELECT d.id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= ?
            AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
                            WHERE s.id = d.subscription_id AND c.status <> 'running')
+           AND ${WAITS_FOR_NO_EARLIER}
          ORDER BY d.next_attempt_at LIMIT ?`,
       ),
       lease: db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?'),

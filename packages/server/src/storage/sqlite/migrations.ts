@@ -359,6 +359,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX trigger_runs_by_trigger ON trigger_runs (trigger_id, started_at);
   `,
+  `
+  -- Claims of document triggers' deliveries look for an earlier pending one of the same subscription
+  -- (storage/outbox.ts, WAITS_FOR_NO_EARLIER): only pending ones are indexed, so the look stays short.
+  CREATE INDEX webhook_deliveries_pending_by_subscription ON webhook_deliveries (subscription_id, id)
+    WHERE status = 'pending';
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
