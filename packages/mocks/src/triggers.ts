@@ -135,8 +135,9 @@ export class TriggerModel {
   }
 
   #target(caller: FunctionCaller, target: TriggerTarget) {
+    // The mocks keep webhooks apart from clusters, so a webhook target's cluster cannot be checked here.
     if ('webhook' in target)
-      throw new ApiError('validation_error', 'Webhook targets are not supported yet; target a function', {
+      throw new ApiError('validation_error', 'The mocks take function targets only', {
         in: 'body',
         field: 'target',
       });
