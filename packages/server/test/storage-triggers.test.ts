@@ -104,6 +104,12 @@ describe.each(availableEngines())('function and trigger storage on %s', (engine)
     expect((await storage.functions.get('fn_dup1'))!.version).toBe(1 + versions.length);
   });
 
+  it('tells whether some trigger has a schedule (none yet here, one after it is stored)', async () => {
+    expect(await storages[0]!.triggers.hasSchedules()).toBe(false);
+    await scheduled('2999-01-01T00:00:00.000Z');
+    for (const storage of storages) expect(await storage.triggers.hasSchedules()).toBe(true);
+  });
+
   it('lets exactly one instance claim a due tick, and moves it on', async () => {
     const trigger = await scheduled('2026-01-01T00:01:00.000Z');
     const next = () => '2026-01-01T00:02:00.000Z';

@@ -12,7 +12,7 @@ import { rejectViolation } from '../http/validate.js';
 import { ulid } from '../ids.js';
 import type { TriggerRow, TriggerRunRow } from '../storage/triggers.js';
 import type { Storage } from '../storage/types.js';
-import { checkSchedule, nextTick } from '../triggers/cron.js';
+import { checkSchedule, loadCron, nextTick } from '../triggers/cron.js';
 import type { TriggerRunner } from '../triggers/runner.js';
 import { subscriptionOf, triggerSubscriptionId } from '../triggers/subscriptions.js';
 import { type Clock, iso } from '../webhooks/clock.js';
@@ -63,7 +63,7 @@ export class TriggerService {
       lastRunAt: null,
       nextRunAt: null,
     };
-    row.nextRunAt = this.firstTick(row.source);
+    row.nextRunAt = await this.firstTick(row.source);
     await this.storage.triggers.create(row);
     await this.subscribe(row);
     return publicTrigger(row);
@@ -93,7 +93,7 @@ export class TriggerService {
       target: change.target ?? row.target,
       active: change.active ?? row.active,
     };
-    if (change.source !== undefined) next.nextRunAt = this.firstTick(next.source);
+    if (change.source !== undefined) next.nextRunAt = await this.firstTick(next.source);
     const saved = this.saved(await this.storage.triggers.update(next), id);
     if (change.source !== undefined || change.active !== undefined) await this.resubscribe(next);
     return saved;
@@ -110,7 +110,7 @@ export class TriggerService {
     const row = await this.found(userId, id, 'triggers');
     if (row.active === active) return publicTrigger(row);
     // A resumed schedule starts from now: the ticks it was paused for are skipped, not replayed.
-    const nextRunAt = active ? this.firstTick(row.source) : row.nextRunAt;
+    const nextRunAt = active ? await this.firstTick(row.source) : row.nextRunAt;
     const next = { ...row, active, nextRunAt };
     const saved = this.saved(await this.storage.triggers.update(next), id);
     await this.resubscribe(next);
@@ -154,8 +154,9 @@ export class TriggerService {
     await this.subscribe(row);
   }
 
-  private firstTick(source: TriggerSource): string | null {
+  private async firstTick(source: TriggerSource): Promise<string | null> {
     if (source.type !== 'schedule') return null;
+    await loadCron();
     checkSchedule(source);
     return nextTick(source, iso(this.clock.now()));
   }

@@ -56,6 +56,8 @@ export interface TriggerStore {
    * from the value read to `next(trigger)` in one compare-and-set, so of several instances exactly one wins a tick.
    * A paused cluster's due tick stays due and is claimed once after it resumes.
    */
+  /** Whether some trigger has a next tick: until one has, the scheduler leaves the cron parser unloaded. */
+  hasSchedules(): Promise<boolean>;
   claimDueTicks(
     now: string,
     next: (trigger: TriggerRow) => string | null,

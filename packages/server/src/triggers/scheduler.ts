@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/types.js';
 import { type Clock, iso } from '../webhooks/clock.js';
-import { nextTick } from './cron.js';
+import { cronLoaded, loadCron, nextTick } from './cron.js';
 import type { TriggerRunner } from './runner.js';
 
 /** Due ticks claimed per poll; more wait for the next poll. */
@@ -54,6 +54,10 @@ export class TriggerScheduler {
 
   private async claimAndRun(): Promise<void> {
     try {
+      if (!cronLoaded()) {
+        if (!(await this.storage.triggers.hasSchedules())) return;
+        await loadCron();
+      }
       const now = iso(this.clock.now());
       const ticks = await this.storage.triggers.claimDueTicks(
         now,

@@ -53,6 +53,11 @@ export class PostgresTriggers implements TriggerStore {
     return [...rows];
   }
 
+  async hasSchedules(): Promise<boolean> {
+    const rows = await this.sql`SELECT 1 FROM triggers WHERE next_run_at IS NOT NULL LIMIT 1`;
+    return rows.length > 0;
+  }
+
   async claimDueTicks(
     now: string,
     next: (trigger: TriggerRow) => string | null,

@@ -69,6 +69,7 @@ export class SqliteTriggers implements TriggerStore {
          WHERE t.next_run_at IS NOT NULL AND t.next_run_at <= ? AND t.active = 1 AND c.status = 'running'
          ORDER BY t.next_run_at LIMIT ?`,
       ),
+      anySchedule: db.prepare('SELECT 1 FROM triggers WHERE next_run_at IS NOT NULL LIMIT 1'),
       claim: db.prepare(
         'UPDATE triggers SET next_run_at = @next, last_run_at = @now WHERE id = @id AND next_run_at = @due',
       ),
@@ -116,6 +117,10 @@ export class SqliteTriggers implements TriggerStore {
 
   async deleteTargeting(target: TriggerTarget): Promise<TriggerRow[]> {
     return this.stmt.deleteTargeting.all(JSON.stringify(target)).map(toTrigger);
+  }
+
+  async hasSchedules(): Promise<boolean> {
+    return this.stmt.anySchedule.get() !== undefined;
   }
 
   async claimDueTicks(
