@@ -18,7 +18,8 @@ export type ActivityEntry = {
     | 'ip_allowlist.updated'
     | 'identity.linked'
     | 'passkey.added'
-    | 'passkey.removed';
+    | 'passkey.removed'
+    | 'function_failing';
   createdAt: string;
   ip: string;
   userAgent: string | null;

@@ -187,7 +187,7 @@ export async function buildApp(
   const sql = new SqlService(storage);
   const sandbox = new Sandbox();
   app.addHook('onClose', () => sandbox.close());
-  const functions = new FunctionService(storage, sandbox, { documents, sql });
+  const functions = new FunctionService(storage, sandbox, { documents, sql }, activity);
   const clock = options.clock ?? systemClock;
   const triggerRunner = new TriggerRunner(storage, functions, app.log, webhooks.sender);
   webhooks.worker?.useTriggers((delivery) => triggerRunner.deliverEvent(delivery));

@@ -14,6 +14,11 @@ export const FUNCTION_LIMITS = {
   /** Lines of `ctx.log` kept per run, and characters per line: a chatty loop cannot fill the database. */
   maxLogLines: 200,
   maxLogLineChars: 2000,
+  /**
+   * Failed runs in a row after which the cluster's owner gets a `function_failing` entry in the activity log: once
+   * per streak, so a function that keeps failing does not flood the log; a run that succeeds ends the streak.
+   */
+  failingStreak: 5,
 } as const;
 
 /** How a run of a function failed, as an invocation's `status`. */

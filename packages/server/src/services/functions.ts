@@ -9,6 +9,7 @@ import {
 } from '@dataplatform/contract';
 import type { z } from 'zod';
 import { type DataServices, dataBridge } from '../functions/data-bridge.js';
+import { noticeFailing } from '../functions/failing.js';
 import { ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
@@ -16,6 +17,7 @@ import { ulid } from '../ids.js';
 import type { FunctionRow, InvocationRow } from '../storage/functions.js';
 import type { Storage } from '../storage/types.js';
 import { triggerSubscriptionId } from '../triggers/subscriptions.js';
+import type { ActivityLog } from './activity.js';
 
 type Create = z.output<typeof FunctionCreate>;
 type Deploy = z.output<typeof FunctionDeploy>;
@@ -41,6 +43,7 @@ export class FunctionService {
     private readonly storage: Storage,
     private readonly sandbox: Sandbox,
     private readonly data: DataServices,
+    private readonly activity: ActivityLog,
   ) {}
 
   async create(userId: string, input: Create) {
@@ -157,7 +160,7 @@ export class FunctionService {
       JSON.stringify(input ?? null),
       dataBridge(this.data, row.clusterId),
     );
-    await this.storage.functions.recordInvocation({
+    const invocation: InvocationRow = {
       id: `inv_${ulid()}`,
       functionId: row.id,
       version: row.version,
@@ -167,7 +170,9 @@ export class FunctionService {
       startedAt,
       logs: outcome.logs,
       error: outcome.ok ? null : outcome.error,
-    });
+    };
+    await this.storage.functions.recordInvocation(invocation);
+    if (!outcome.ok) await noticeFailing(this.storage, this.activity, row, invocation);
     return outcome;
   }
 

@@ -14,9 +14,9 @@ class ActivityEntry(TypedDict):
     """Something that happened to an account, with when and from where."""
 
     _id: str
-    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed"]
+    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "function_failing"]
     createdAt: str
-    #: Client address of the request
+    #: Client address of the request; empty for what the server noticed on its own (`function_failing`)
     ip: str
     userAgent: Optional[str]
     #: Facts of the action, such as the plan
