@@ -60,15 +60,32 @@ async function requestsOf(server, dataDir) {
   const json = { 'content-type': 'application/json' };
   const { email, password } = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
   const { token } = JSON.parse(
-    await send(pool, { method: 'POST', path: '/api/auth/signin', headers: json, body: JSON.stringify({ email, password }) }, 200),
+    await send(
+      pool,
+      { method: 'POST', path: '/api/auth/signin', headers: json, body: JSON.stringify({ email, password }) },
+      200,
+    ),
   );
   const session = { ...json, authorization: `Bearer ${token}` };
   const keyed = { ...json, 'x-api-key': apiKey };
-  await send(pool, { method: 'POST', path: '/api/v1/data/items', headers: keyed, body: '{"_id":"one","n":1}' }, 201);
+  await send(
+    pool,
+    { method: 'POST', path: '/api/v1/data/items', headers: keyed, body: '{"_id":"one","n":1}' },
+    201,
+  );
   let deploys = 0;
   const deploy = async () => {
     const name = `trivial-${++deploys}`;
-    await send(pool, { method: 'POST', path: '/api/functions', headers: session, body: JSON.stringify({ name, code: TRIVIAL }) }, 201);
+    await send(
+      pool,
+      {
+        method: 'POST',
+        path: '/api/functions',
+        headers: session,
+        body: JSON.stringify({ name, code: TRIVIAL }),
+      },
+      201,
+    );
     return { method: 'POST', path: `/api/v1/functions/${name}/invoke`, headers: keyed, body: '{"n":1}' };
   };
   return {

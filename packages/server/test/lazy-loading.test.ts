@@ -89,11 +89,16 @@ describe.each(availableEngines())('the cron parser on %s', (engine) => {
     const t = await startTestServer({ engine });
     try {
       const owner = await userOn(t, 'team');
-      const fn = await asUser(t, owner, 'POST', '/api/functions', { name: 'lazy', code: 'export default () => 1;' });
+      const fn = await asUser(t, owner, 'POST', '/api/functions', {
+        name: 'lazy',
+        code: 'export default () => 1;',
+      });
       expect(fn.status).toBe(201);
       const target = { function: ((await fn.json()) as { _id: string })._id };
       const source = { type: 'document', events: ['document.created'] };
-      expect((await asUser(t, owner, 'POST', '/api/triggers', { name: 'doc', source, target })).status).toBe(201);
+      expect((await asUser(t, owner, 'POST', '/api/triggers', { name: 'doc', source, target })).status).toBe(
+        201,
+      );
       await t.server.app.triggerScheduler.poll();
       expect(cron.cronLoaded()).toBe(false);
       const schedule = { type: 'schedule', cron: '0 0 1 1 *' };

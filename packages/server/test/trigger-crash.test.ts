@@ -153,7 +153,11 @@ describe.runIf(availableEngines().includes('postgres'))('schedules with two serv
           second.url,
           'POST',
           '/api/triggers',
-          { name: 'every-second', source: { type: 'schedule', cron: '* * * * * *' }, target: { function: fn } },
+          {
+            name: 'every-second',
+            source: { type: 'schedule', cron: '* * * * * *' },
+            target: { function: fn },
+          },
           true,
         ),
       );

@@ -32,7 +32,8 @@ export const ActivityEntry = z
     action: z.enum(ACTIVITY_ACTIONS),
     createdAt: Timestamp,
     ip: z.string().meta({
-      description: 'Client address of the request; empty for what the server noticed on its own (`function_failing`)',
+      description:
+        'Client address of the request; empty for what the server noticed on its own (`function_failing`)',
     }),
     userAgent: z.string().nullable(),
     details: z.record(z.string(), z.unknown()).meta({ description: 'Facts of the action, such as the plan' }),

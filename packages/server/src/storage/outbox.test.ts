@@ -141,7 +141,10 @@ describe('the outbox', () => {
       previousSecret: null,
       previousSecretExpiresAt: null,
     });
-    const subscriptions = [target('wh_1', 'http://localhost:3000/hooks'), target('whk_trg_1', 'trigger:trg_1')];
+    const subscriptions = [
+      target('wh_1', 'http://localhost:3000/hooks'),
+      target('whk_trg_1', 'trigger:trg_1'),
+    ];
     const change = { type: 'document.created' as const, collection: 'c', documentId: 'x', data: '{}' };
     const lease = '2030-01-01T00:00:20.000Z';
     const rows = outboxRows('cl', subscriptions, [change], AT, lease);

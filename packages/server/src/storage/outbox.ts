@@ -1,7 +1,7 @@
 import { subscriptionWants, type WebhookEventType } from '@dataplatform/contract';
 import { storedText } from '../document-text.js';
 import { ulid } from '../ids.js';
-import { runsInOrder, runsInOrderSql } from '../triggers/subscriptions.js';
+import { isTriggerSubscription, isTriggerSubscriptionSql } from '../triggers/subscriptions.js';
 import type { CaptureTaker, ClaimedDelivery, TestEvent } from './deliveries.js';
 import type { DocumentOperation, OperationResult } from './documents.js';
 import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
@@ -11,12 +11,12 @@ import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
 // engine hooks `changeTargets` before its operations and `outboxRows` after them.
 
 /**
- * The in-order rule of claims (triggers/subscriptions.ts, `runsInOrder`): a delivery of a document trigger is
+ * The in-order rule of claims (triggers/subscriptions.ts, `isTriggerSubscription`): a delivery of a document trigger is
  * claimable only when no earlier delivery of its subscription for the same document is still pending (leased,
  * waiting for a retry, or not yet tried). Delivery ids are monotonic ULIDs, so their order is the capture order.
  * Plain SQL of both engines, on a claim's delivery `d`; a partial index of pending deliveries keeps it short.
  */
-export const WAITS_FOR_NO_EARLIER = `NOT (${runsInOrderSql('d.subscription_id')} AND EXISTS (
+export const WAITS_FOR_NO_EARLIER = `NOT (${isTriggerSubscriptionSql('d.subscription_id')} AND EXISTS (
   SELECT 1 FROM webhook_deliveries p JOIN webhook_events pe ON pe.id = p.event_id
   JOIN webhook_events e ON e.id = d.event_id
   WHERE p.subscription_id = d.subscription_id AND p.status = 'pending' AND p.id < d.id
@@ -217,7 +217,7 @@ function addEvent(
       createdAt: now,
       status: streamed ? 'streamed' : 'pending',
       // One that runs in order is never leased at capture: its claim is what waits for the earlier events.
-      nextAttemptAt: streamed ? null : runsInOrder(subscription.id) ? now : nextAttemptAt,
+      nextAttemptAt: streamed ? null : isTriggerSubscription(subscription.id) ? now : nextAttemptAt,
     });
   }
 }
@@ -241,7 +241,9 @@ export function capturedOf(
   leased: boolean,
 ): Captured {
   const pending = claimedOf(rows, subscriptions);
-  const deliveries = leased ? pending.filter((delivery) => !runsInOrder(delivery.subscriptionId)) : pending;
+  const deliveries = leased
+    ? pending.filter((delivery) => !isTriggerSubscription(delivery.subscriptionId))
+    : pending;
   return {
     deliveries,
     leased,

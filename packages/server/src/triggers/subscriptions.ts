@@ -18,17 +18,17 @@ export function triggerSubscriptionId(triggerId: string): string {
 }
 
 /**
- * True for a subscription whose deliveries run in order per document (a document trigger's): the events of one
+ * True for a document trigger's hidden subscription. Its deliveries run in order per document: the events of one
  * document run one after the other, in the order they were captured, while other documents' run alongside. Such a
  * delivery is never leased at capture, and a claim takes it only when no earlier delivery of its subscription for
  * the same document is pending (see the claims of storage/sqlite/deliveries.ts and storage/postgres/deliveries.ts).
  */
-export function runsInOrder(subscriptionId: string): boolean {
+export function isTriggerSubscription(subscriptionId: string): boolean {
   return subscriptionId.startsWith(SUBSCRIPTION_PREFIX);
 }
 
-/** The SQL condition of `runsInOrder` on a column, for both engines. */
-export function runsInOrderSql(column: string): string {
+/** The SQL condition of `isTriggerSubscription` on a column, for both engines. */
+export function isTriggerSubscriptionSql(column: string): string {
   return `${column} LIKE '${SUBSCRIPTION_PREFIX.replace('_', '!_')}%' ESCAPE '!'`;
 }
 

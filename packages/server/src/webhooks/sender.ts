@@ -1,6 +1,6 @@
 import { deliveryHeaders } from './delivery-headers.js';
 import type { DeliveryDispatcher, PostResult } from './dispatch.js';
-import { type SecretBox, type SealedSecrets, signingSecrets } from './secret-box.js';
+import { type SealedSecrets, type SecretBox, signingSecrets } from './secret-box.js';
 
 /** A receiver: its url, and the sealed secrets of the subscription whose deliveries it gets. */
 export interface Receiver extends SealedSecrets {

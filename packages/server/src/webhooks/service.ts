@@ -15,7 +15,7 @@ import { ulid } from '../ids.js';
 import type { DeliveryRecord, DeliveryStatus } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
-import { runsInOrder } from '../triggers/subscriptions.js';
+import { isTriggerSubscription } from '../triggers/subscriptions.js';
 import type { ReceiverPolicy } from './addresses.js';
 import { type Clock, iso } from './clock.js';
 import { generateSigningSecret, type SecretBox, signingSecrets } from './secret-box.js';
@@ -94,10 +94,7 @@ export class WebhookService {
 
   async delete(clusterId: string, webhookId: string) {
     // A document trigger's hidden subscription goes with its trigger only.
-    if (
-      runsInOrder(webhookId) ||
-      !(await this.storage.webhooks.delete(clusterId, webhookId))
-    )
+    if (isTriggerSubscription(webhookId) || !(await this.storage.webhooks.delete(clusterId, webhookId)))
       throw notFound(webhookId);
     return { _id: webhookId, deleted: true as const };
   }

@@ -184,7 +184,7 @@ export class DeliveryWorker {
         : {}),
     };
     await storage.deliveries.finish(attempt);
-    // A document trigger's next event of the same document was waiting for this one to end (runsInOrder).
+    // A document trigger's next event of the same document waited for this one to end (WAITS_FOR_NO_EARLIER).
     if (next.status !== 'pending' && isTriggerUrl(delivery.url)) this.wake();
     if (gone) {
       await this.notify(
