@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { attempt, UsageError } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { type Run, wholeNumber, withExamples } from '../command.js';
+import { sessionClient } from '../session-client.js';
 
 /** Options of `dp functions deploy`. */
 export interface FunctionsDeployOptions {
@@ -44,7 +45,7 @@ export async function runFunctionsDeploy(f: Factory, options: FunctionsDeployOpt
     );
   });
   const name = options.name ?? basename(options.file, extname(options.file));
-  const client = await f.client();
+  const client = await sessionClient(f);
   const limits = { timeoutMs: options.timeoutMs, memoryMb: options.memoryMb };
   const existing = await attempt(
     'list functions',

@@ -3,6 +3,7 @@ import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { parseJsonSource, readSource } from '../../input/source.js';
 import { type Run, withExamples } from '../command.js';
+import { sessionClient } from '../session-client.js';
 
 /** Options of `dp functions invoke`. */
 export interface FunctionsInvokeOptions {
@@ -33,7 +34,7 @@ export async function runFunctionsInvoke(f: Factory, options: FunctionsInvokeOpt
     options.input === undefined
       ? null
       : parseJsonSource(await readSource(f.io, options.input, 'input'), 'input');
-  const client = await f.client();
+  const client = await sessionClient(f);
   const answer = await attempt(`invoke function "${options.id}"`, client.functions.invoke(options.id, input));
   const out = await f.output();
   if (out.json) return void (await out.writeJson(answer));

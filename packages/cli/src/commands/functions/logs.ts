@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { type Run, wholeNumber, withExamples } from '../command.js';
+import { sessionClient } from '../session-client.js';
 
 /** Options of `dp functions logs`. */
 export interface FunctionsLogsOptions {
@@ -23,7 +24,7 @@ export function newFunctionsLogsCommand(
 }
 
 export async function runFunctionsLogs(f: Factory, options: FunctionsLogsOptions): Promise<void> {
-  const client = await f.client();
+  const client = await sessionClient(f);
   const page = await attempt(
     `list the runs of function "${options.id}"`,
     client.functions.invocations(options.id, { limit: options.limit }),

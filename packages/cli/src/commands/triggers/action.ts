@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { type Run, withExamples } from '../command.js';
+import { sessionClient } from '../session-client.js';
 import { writeTrigger } from './show.js';
 
 /** Options of the commands that act on one trigger. */
@@ -38,7 +39,7 @@ export async function runTriggerAction(
   f: Factory,
   { id }: TriggerIdOptions,
 ): Promise<void> {
-  const client = await f.client();
+  const client = await sessionClient(f);
   const what = `${action} trigger "${id}"`;
   const out = await f.output();
   if (action === 'delete') {

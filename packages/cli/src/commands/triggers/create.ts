@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { attempt, UsageError } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { collect, type Run, withExamples } from '../command.js';
+import { sessionClient } from '../session-client.js';
 import { writeTrigger } from './show.js';
 
 /** Options of `dp triggers create`. */
@@ -54,7 +55,7 @@ export function newTriggersCreateCommand(
 
 export async function runTriggersCreate(f: Factory, options: TriggersCreateOptions): Promise<void> {
   const source = sourceOf(options);
-  const client = await f.client();
+  const client = await sessionClient(f);
   const trigger = await attempt(
     `create trigger "${options.name}"`,
     client.triggers.create({ name: options.name, source, target: { function: options.functionId } }),

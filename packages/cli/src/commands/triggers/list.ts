@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { type Run, withExamples } from '../command.js';
+import { sessionClient } from '../session-client.js';
 import { TRIGGER_HEADER, triggerRow } from './show.js';
 
 /** Options of `dp triggers list`. */
@@ -19,7 +20,7 @@ export function newTriggersListCommand(f: Factory, run: Run<TriggersListOptions>
 
 /** A table on a terminal, one JSON trigger per line when piped, `{ data, total }` with --json. */
 export async function runTriggersList(f: Factory, options: TriggersListOptions): Promise<void> {
-  const client = await f.client();
+  const client = await sessionClient(f);
   const list = await attempt(
     'list triggers',
     client.triggers.list({ clusterId: options.clusterId, limit: 1000 }),
