@@ -2,13 +2,8 @@ import { verifyAsync } from '@dataplatform/webhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asUser, createCluster, userOn } from './cluster-helpers.js';
 import { availableEngines, type SignedUp, startTestServer, type TestServer } from './helpers.js';
+import { triggerRuns } from './trigger-helpers.js';
 import { type Receiver, startReceiver } from './webhooks/receiver.js';
-
-interface Run {
-  status: string;
-  event: Record<string, unknown> | null;
-  error: string | null;
-}
 
 /** A failed run is retried after this long: long enough for another document's five runs to end meanwhile. */
 const RETRY_MS = 1500;
@@ -61,23 +56,10 @@ describe.each(availableEngines())('document triggers on %s', (engine) => {
     expect(res.status, await res.clone().text()).toBeLessThan(300);
   }
 
-  async function runsOf(id: string): Promise<Run[]> {
-    const res = await asUser(t, owner, 'GET', `/api/triggers/${id}/runs`);
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: Run[] }).data;
-  }
-
-  async function settled(id: string, count: number): Promise<Run[]> {
-    let runs: Run[] = [];
-    await vi.waitFor(
-      async () => {
-        runs = await runsOf(id);
-        expect(runs.filter((r) => r.status !== 'queued').length).toBeGreaterThanOrEqual(count);
-      },
-      { timeout: 30_000, interval: 50 },
-    );
-    return runs;
-  }
+  const { settled } = triggerRuns(
+    () => t,
+    () => owner,
+  );
 
   async function receiver(): Promise<Receiver> {
     const started = await startReceiver();

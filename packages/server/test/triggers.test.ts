@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asUser, createCluster, userOn } from './cluster-helpers.js';
 import { availableEngines, type SignedUp, startTestServer, type TestServer } from './helpers.js';
-
-interface Run {
-  status: string;
-  event: Record<string, unknown> | null;
-  error: string | null;
-}
+import { triggerRuns } from './trigger-helpers.js';
 
 /** The clock of the server's schedules: tests move it, and nothing else does. */
 function manualClock(start: string) {
@@ -49,23 +44,10 @@ describe.each(availableEngines())('triggers on %s', (engine) => {
     return (await res.json()) as { _id: string; active: boolean; lastRunAt: string | null };
   }
 
-  async function runsOf(id: string): Promise<Run[]> {
-    const res = await asUser(t, owner, 'GET', `/api/triggers/${id}/runs`);
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: Run[] }).data;
-  }
-
-  async function settled(id: string, count: number): Promise<Run[]> {
-    let runs: Run[] = [];
-    await vi.waitFor(
-      async () => {
-        runs = await runsOf(id);
-        expect(runs.filter((r) => r.status !== 'queued').length).toBeGreaterThanOrEqual(count);
-      },
-      { timeout: 30_000, interval: 50 },
-    );
-    return runs;
-  }
+  const { runsOf, settled } = triggerRuns(
+    () => t,
+    () => owner,
+  );
 
   describe('refusals', () => {
     it.each([

@@ -22,6 +22,15 @@ async function sessionEnv(): Promise<Record<string, string>> {
   return { ...reference().env(), DATAPLATFORM_TOKEN: token };
 }
 
+/** Deploys `code` from a file named after the function, with the binary. */
+async function deployed(env: Record<string, string>, name: string, code: string): Promise<{ _id: string }> {
+  const file = join(dir, `${name}.js`);
+  writeFileSync(file, code);
+  const result = await dp(['functions', 'deploy', file], { env });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as { _id: string };
+}
+
 async function until<T>(look: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -72,9 +81,7 @@ describe('dp functions and dp triggers against the reference server', () => {
 
   it('creates a trigger, runs it by hand, lists its runs, pauses, resumes and deletes it', async () => {
     const env = await sessionEnv();
-    const file = join(dir, 'tick.js');
-    writeFileSync(file, 'export default (input) => input;');
-    const fn = JSON.parse((await dp(['functions', 'deploy', file], { env })).stdout) as { _id: string };
+    const fn = await deployed(env, 'tick', 'export default (input) => input;');
     const created = await dp(
       ['triggers', 'create', '--name', 'nightly', '--function', fn._id, '--cron', '0 3 * * *'],
       { env },
@@ -116,9 +123,7 @@ describe('dp functions and dp triggers against the reference server', () => {
 
   it('refuses an invalid cron expression before anything is stored', async () => {
     const env = await sessionEnv();
-    const file = join(dir, 'never.js');
-    writeFileSync(file, 'export default () => 1;');
-    const fn = JSON.parse((await dp(['functions', 'deploy', file], { env })).stdout) as { _id: string };
+    const fn = await deployed(env, 'never', 'export default () => 1;');
     const result = await dp(
       ['triggers', 'create', '--name', 'bad', '--function', fn._id, '--cron', 'every day'],
       {
