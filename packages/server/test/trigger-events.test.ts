@@ -150,10 +150,15 @@ describe.each(availableEngines())('document triggers on %s', (engine) => {
     it('posts each document event signed with the webhook secret, as the webhook would receive it', async () => {
       const target = await receiver();
       const webhook = await webhookTo(target.url);
-      const trigger = await createTrigger({
+      // Without a clusterId the trigger goes to its webhook's cluster, as it would to its function's.
+      const res = await asUser(t, owner, 'POST', '/api/triggers', {
+        name: 'to-webhook',
         source: { type: 'document', events: ['document.created'], collection: 'hooked' },
         target: { webhook: webhook._id },
       });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const trigger = (await res.json()) as { _id: string; clusterId: string };
+      expect(trigger.clusterId).toBe(clusterId);
       await write('POST', 'hooked', { _id: 'h1', v: 1 });
       const [received] = await target.waitFor(1);
       await expect(verifyAsync(received!.body, received!.headers, webhook.secret)).resolves.toBeUndefined();

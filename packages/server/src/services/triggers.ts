@@ -46,7 +46,7 @@ export class TriggerService {
   async create(userId: string, input: Create) {
     const clusterId =
       input.clusterId ??
-      (await this.clusterOfTarget(input.target)) ??
+      (await this.clusterOfTarget(userId, input.target)) ??
       (await this.storage.clusters.membership(userId, null))?.clusterId;
     const role = clusterId && (await this.storage.clusters.role(clusterId, userId));
     if (!clusterId || !role) throw targetNotFound(input.target);
@@ -161,9 +161,15 @@ export class TriggerService {
     return nextTick(source, iso(this.clock.now()));
   }
 
-  /** The cluster of a function target, when the body names none: a trigger lives where its target does. */
-  private async clusterOfTarget(target: TriggerTarget): Promise<string | null> {
+  /**
+   * The cluster of the target, when the body names none: a trigger lives where its target does. A webhook is
+   * looked for among the user's clusters (webhooks are stored per cluster); creating a trigger is rare.
+   */
+  private async clusterOfTarget(userId: string, target: TriggerTarget): Promise<string | null> {
     if ('function' in target) return (await this.storage.functions.get(target.function))?.clusterId ?? null;
+    const { rows } = await this.storage.clusters.listForMember(userId, { limit: 1000, skip: 0 });
+    for (const cluster of rows)
+      if (await this.storage.webhooks.find(cluster.id, target.webhook)) return cluster.id;
     return null;
   }
 
