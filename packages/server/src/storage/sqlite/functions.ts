@@ -8,6 +8,7 @@ import type {
   NewFunction,
   Page,
 } from '../functions.js';
+import { relaxed, synchronousOf } from './relaxed.js';
 
 const COLUMNS = `id, cluster_id AS clusterId, name, version, code, env, timeout_ms AS timeoutMs,
   memory_mb AS memoryMb, created_at AS createdAt, updated_at AS updatedAt`;
@@ -32,6 +33,8 @@ const VISIBLE = `cluster_id IN (SELECT cluster_id FROM cluster_members
 /** Functions on SQLite. */
 export class SqliteFunctions implements FunctionStore {
   private readonly stmt;
+  /** An invocation is history, not data: recorded without waiting for its fsync (see relaxed.ts). */
+  private readonly recordTx;
 
   constructor(db: Database.Database) {
     this.stmt = {
@@ -67,6 +70,12 @@ export class SqliteFunctions implements FunctionStore {
         'SELECT count(*) AS n FROM function_invocations WHERE function_id = ?',
       ),
     };
+    const record = this.stmt.record;
+    this.recordTx = relaxed(
+      db,
+      db.transaction((row: Record<string, unknown>) => record.run(row)),
+      synchronousOf(db),
+    );
   }
 
   async create(fn: NewFunction): Promise<'created' | 'name_taken'> {
@@ -105,7 +114,7 @@ export class SqliteFunctions implements FunctionStore {
   }
 
   async recordInvocation(invocation: InvocationRow): Promise<void> {
-    this.stmt.record.run({
+    this.recordTx({
       ...invocation,
       logs: JSON.stringify(invocation.logs),
       error: invocation.error === null ? null : JSON.stringify(invocation.error),
