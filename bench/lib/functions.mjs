@@ -162,13 +162,14 @@ export function renderFunctionsSection(results, { command, date, load }) {
     );
   });
   return [
+    '## Functions',
+    '',
     `Measured ${date} with \`${command}\` (load average ${load} before the run). A trivial function`,
-    '(`export default (input) => input;`) invoked by key over HTTP (`POST /api/v1/functions/{name}/invoke`) against',
-    'a GET by id of one document on the same server, in one run: latencies from',
-    `${results.count.toLocaleString('en-US')} requests one after another, rates from ${results.connections} connections`,
-    `for ${results.seconds} s each, and the first invoke of ${results.firsts} freshly deployed functions (a new isolate,`,
-    'the module compiled and run). Goals (issue 18): rate ≥ 0.5× the GET rate, p50 added latency ≤ 5 ms, first',
-    'invoke ≤ 50 ms.',
+    '(`export default (input) => input;`) invoked by key over HTTP (`POST /api/v1/functions/{name}/invoke`) against a',
+    `GET by id of one document on the same server, in one run: latencies from ${results.count.toLocaleString('en-US')}`,
+    `requests one after another, rates from ${results.connections} connections for ${results.seconds} s each, and the`,
+    `first invoke of ${results.firsts} freshly deployed functions (a new isolate, the module compiled and run). Goals`,
+    '(issue 18): rate ≥ 0.5× the GET rate, p50 added latency ≤ 5 ms, first invoke ≤ 50 ms.',
     '',
     '| engine | GET req/s | invoke req/s | invoke / GET | GET p50 ms | invoke p50 ms | added p50 ms | first invoke ms |',
     '|---|---|---|---|---|---|---|---|',
