@@ -17,6 +17,9 @@ const external = [
   '@zxcvbn-ts/language-common',
   // Payments, loaded with the first Stripe call (services/stripe-payments.ts).
   'stripe',
+  // Native: V8 isolates for functions, loaded by the first run or deploy.
+  'isolated-vm',
+  'croner',
   // Fastify's default schema compilers: never loaded, since the server gives Fastify its own (contract-validation.ts).
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',

@@ -26,7 +26,8 @@ export type ActivityEntry = {
     | 'billing.subscribed'
     | 'billing.subscription_ended'
     | 'billing.payment_failed'
-    | 'billing.payment_succeeded';
+    | 'billing.payment_succeeded'
+    | 'function_failing';
   createdAt: string;
   ip: string;
   userAgent: string | null;
@@ -266,6 +267,9 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'uri_too_long'
   | 'unsupported_media_type'
+  | 'function_error'
+  | 'function_timeout'
+  | 'function_memory_exceeded'
   | 'authorization_pending'
   | 'slow_down'
   | 'expired_token'
@@ -278,6 +282,67 @@ export type ErrorCode =
 
 /** The body of every error answer. */
 export type ErrorResponse = { error: string; code: string; requestId: string; details?: unknown };
+
+/** A request to create a function. */
+export type FunctionCreate = {
+  name: string;
+  code: string;
+  timeoutMs?: number | undefined;
+  memoryMb?: number | undefined;
+  env?: Record<string, string> | undefined;
+  clusterId?: string | undefined;
+};
+
+/** A request to deploy a new version. */
+export type FunctionDeploy = {
+  code: string;
+  timeoutMs?: number | undefined;
+  memoryMb?: number | undefined;
+  env?: Record<string, string> | undefined;
+};
+
+/** A function with its code. */
+export type FunctionDetail = {
+  _id: string;
+  name: string;
+  clusterId: string;
+  version: number;
+  timeoutMs: number;
+  memoryMb: number;
+  createdAt: string;
+  updatedAt: string;
+  code: string;
+  env: Record<string, string>;
+};
+
+/** A page of functions. */
+export type FunctionList = {
+  data: {
+    _id: string;
+    name: string;
+    clusterId: string;
+    version: number;
+    timeoutMs: number;
+    memoryMb: number;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
+
+/** A function, without its code. */
+export type FunctionRecord = {
+  _id: string;
+  name: string;
+  clusterId: string;
+  version: number;
+  timeoutMs: number;
+  memoryMb: number;
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** An import format: NDJSON (one object per line), a JSON array of objects, or CSV with a header row. */
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
@@ -294,6 +359,25 @@ export type Invitation = {
 
 /** A request to invite someone to a cluster. */
 export type InvitationCreate = { email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' };
+
+/** One recorded run. */
+export type Invocation = {
+  _id: string;
+  functionId: string;
+  version: number;
+  status: 'error' | 'ok' | 'timeout' | 'memory';
+  trigger: 'http' | 'document' | 'schedule' | 'manual';
+  durationMs: number;
+  startedAt: string;
+  logs: string[];
+  error: { message: string; stack: string | null } | null;
+};
+
+/** How a run ended. */
+export type InvocationStatus = 'error' | 'ok' | 'timeout' | 'memory';
+
+/** How a run was started. */
+export type InvocationTrigger = 'http' | 'document' | 'schedule' | 'manual';
 
 /** An invoice. */
 export type Invoice = {
@@ -322,6 +406,9 @@ export type InvoiceList = {
   limit: number;
   skip: number;
 };
+
+/** The result of an invocation. */
+export type InvokeResult = { result: unknown; logs: string[]; durationMs: number };
 
 /** The IP allowlist as the API answers it. */
 export type IpAllowlist = { entries: string[]; clientIp: string };
@@ -473,6 +560,77 @@ export type StoredDocument<T extends object = Record<string, unknown>> = T & {
   _id: string;
   _createdAt: string;
   _updatedAt: string;
+};
+
+/** A trigger. */
+export type Trigger = {
+  _id: string;
+  name: string;
+  clusterId: string;
+  source:
+    | {
+        type: 'document';
+        events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+        collection?: string | undefined;
+      }
+    | { type: 'schedule'; cron: string; timezone?: string | undefined };
+  target: { function: string } | { webhook: string };
+  active: boolean;
+  createdAt: string;
+  lastRunAt: string | null;
+};
+
+/** A request to create a trigger. */
+export type TriggerCreate = {
+  name: string;
+  source:
+    | {
+        type: 'document';
+        events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+        collection?: string | undefined;
+      }
+    | { type: 'schedule'; cron: string; timezone?: string | undefined };
+  target: { function: string } | { webhook: string };
+  active?: boolean | undefined;
+  clusterId?: string | undefined;
+};
+
+/** One run of a trigger. */
+export type TriggerRun = {
+  _id: string;
+  triggerId: string;
+  status: 'error' | 'ok' | 'queued';
+  startedAt: string;
+  durationMs: number | null;
+  event: unknown;
+  error: string | null;
+};
+
+/** What fires a trigger. */
+export type TriggerSource =
+  | {
+      type: 'document';
+      events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+      collection?: string | undefined;
+    }
+  | { type: 'schedule'; cron: string; timezone?: string | undefined };
+
+/** What a trigger runs. */
+export type TriggerTarget = { function: string } | { webhook: string };
+
+/** A change of a trigger. */
+export type TriggerUpdate = {
+  name?: string | undefined;
+  source?:
+    | {
+        type: 'document';
+        events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+        collection?: string | undefined;
+      }
+    | { type: 'schedule'; cron: string; timezone?: string | undefined }
+    | undefined;
+  target?: { function: string } | { webhook: string } | undefined;
+  active?: boolean | undefined;
 };
 
 /** A day of usage. */

@@ -6,6 +6,7 @@ import { billingRoutes } from './billing.js';
 import { clusterRoutes, memberRoutes } from './clusters.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
+import { functionKeyRoutes, functionRoutes } from './functions.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsRoutes } from './logs.js';
@@ -13,6 +14,7 @@ import { robotsRoutes } from './robots.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
+import { triggerKeyRoutes, triggerRoutes } from './triggers.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -22,6 +24,7 @@ export { billingRoutes, STRIPE_WEBHOOK_BODY_LIMIT } from './billing.js';
 export { clusterRoutes, memberRoutes } from './clusters.js';
 export { dataRoutes } from './data.js';
 export { deviceRoutes } from './device.js';
+export { functionKeyRoutes, functionRoutes } from './functions.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsRoutes } from './logs.js';
@@ -29,6 +32,7 @@ export { robotsRoutes } from './robots.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
+export { triggerKeyRoutes, triggerRoutes } from './triggers.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
 export { webhookRoutes } from './webhooks.js';
 
@@ -51,6 +55,10 @@ export const routes: readonly RouteDefinition[] = [
   ...keysRoutes,
   ...robotsRoutes,
   ...webhookRoutes,
+  ...functionRoutes,
+  ...functionKeyRoutes,
+  ...triggerRoutes,
+  ...triggerKeyRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -71,7 +79,11 @@ export type RouteId =
   | (typeof billingRoutes)[number]['id']
   | (typeof keysRoutes)[number]['id']
   | (typeof robotsRoutes)[number]['id']
-  | (typeof webhookRoutes)[number]['id'];
+  | (typeof webhookRoutes)[number]['id']
+  | (typeof functionRoutes)[number]['id']
+  | (typeof functionKeyRoutes)[number]['id']
+  | (typeof triggerRoutes)[number]['id']
+  | (typeof triggerKeyRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

@@ -9,22 +9,32 @@ export type ClusterRole = (typeof CLUSTER_ROLES)[number];
 
 /**
  * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys or
- * webhooks; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
+ * webhooks; deploy, delete or run functions; manage or run triggers; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
  */
-export const CLUSTER_ACTIONS = ['read', 'data', 'keys', 'webhooks', 'manage', 'members', 'delete'] as const;
+export const CLUSTER_ACTIONS = [
+  'read',
+  'data',
+  'keys',
+  'webhooks',
+  'functions',
+  'triggers',
+  'manage',
+  'members',
+  'delete',
+] as const;
 
 /** An action on a cluster. */
 export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
 
 /**
  * The role table of the API: owner everything; admin everything but deleting the cluster (and billing, which is
- * the account's, not the cluster's); developer data, keys and webhooks (and later functions, triggers, schema,
- * backups); viewer read only.
+ * the account's, not the cluster's); developer data, keys, webhooks, functions and triggers (and later schema and
+ * backups); viewer read only. Running a function is `functions`, not `read`: its code may write data.
  */
 const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
   owner: new Set(CLUSTER_ACTIONS),
   admin: new Set(CLUSTER_ACTIONS.filter((action) => action !== 'delete')),
-  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks']),
+  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'functions', 'triggers']),
   viewer: new Set<ClusterAction>(['read']),
 };
 
@@ -71,6 +81,8 @@ export function clusterActionOf(
   if (named) return named;
   if (route.method === 'GET') return 'read';
   if (route.tag === 'webhooks') return 'webhooks';
+  if (route.tag === 'functions') return 'functions';
+  if (route.tag === 'triggers') return 'triggers';
   if (route.scopes.includes('data:read') && !route.scopes.includes('data:write')) return 'read';
   return 'data';
 }

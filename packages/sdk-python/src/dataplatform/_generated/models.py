@@ -7,16 +7,16 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
     """Something that happened to an account, with when and from where."""
 
     _id: str
-    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added", "billing.subscribed", "billing.subscription_ended", "billing.payment_failed", "billing.payment_succeeded"]
+    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added", "billing.subscribed", "billing.subscription_ended", "billing.payment_failed", "billing.payment_succeeded", "function_failing"]
     createdAt: str
-    #: Client address of the request
+    #: Client address of the request; empty for what the server noticed on its own (`function_failing`)
     ip: str
     userAgent: Optional[str]
     #: Facts of the action, such as the plan
@@ -272,7 +272,7 @@ class ClusterMember(TypedDict):
 
     userId: str
     email: str
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
 
 
@@ -375,13 +375,22 @@ class DocumentList(TypedDict):
     skip: int
 
 
+class DocumentSource(TypedDict):
+    """Runs once per matching document event of the trigger's cluster."""
+
+    type: Literal["document"]
+    events: List[Literal["document.created", "document.updated", "document.deleted", "*"]]
+    #: Only this collection; every one when left out
+    collection: NotRequired[str]
+
+
 class Error(TypedDict):
     """An error answer."""
 
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -392,6 +401,78 @@ class ForgotPasswordRequest(TypedDict):
     """The e-mail address of the account."""
 
     email: str
+
+
+class Function(TypedDict):
+    """A deployed function."""
+
+    _id: str
+    #: A letter, then up to 63 letters, digits, `_` or `-`
+    name: str
+    clusterId: str
+    #: 1 at creation, one more at each deploy
+    version: int
+    timeoutMs: int
+    memoryMb: int
+    createdAt: str
+    updatedAt: str
+
+
+class FunctionCreate(TypedDict):
+    """A new function."""
+
+    #: A letter, then up to 63 letters, digits, `_` or `-`
+    name: str
+    #: A JavaScript module whose default export is `async function (input, ctx)`; at most 1 MiB. A syntax error is refused at deploy (400 `validation_error`).
+    code: str
+    #: Wall-clock limit of one run in milliseconds (default 1000)
+    timeoutMs: NotRequired[int]
+    #: Heap limit of the sandbox in MiB (default 64)
+    memoryMb: NotRequired[int]
+    #: Names and string values given to the function as `ctx.env`
+    env: NotRequired[Dict[str, Any]]
+    #: The cluster the function acts on; the caller's default cluster when left out
+    clusterId: NotRequired[str]
+
+
+class FunctionDeploy(TypedDict):
+    """A new version of a function."""
+
+    #: A JavaScript module whose default export is `async function (input, ctx)`; at most 1 MiB. A syntax error is refused at deploy (400 `validation_error`).
+    code: str
+    #: Wall-clock limit of one run in milliseconds (default 1000)
+    timeoutMs: NotRequired[int]
+    #: Heap limit of the sandbox in MiB (default 64)
+    memoryMb: NotRequired[int]
+    #: Names and string values given to the function as `ctx.env`
+    env: NotRequired[Dict[str, Any]]
+
+
+class FunctionDetail(TypedDict):
+    """A deployed function with its current code and env."""
+
+    _id: str
+    #: A letter, then up to 63 letters, digits, `_` or `-`
+    name: str
+    clusterId: str
+    #: 1 at creation, one more at each deploy
+    version: int
+    timeoutMs: int
+    memoryMb: int
+    createdAt: str
+    updatedAt: str
+    code: str
+    env: Dict[str, Any]
+
+
+class FunctionList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Function"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
 
 
 class ImportInput(TypedDict):
@@ -410,7 +491,7 @@ class Invitation(TypedDict):
     _id: str
     clusterId: str
     email: str
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
     createdAt: str
     #: Seven days after it was sent
@@ -428,8 +509,33 @@ class InvitationCreate(TypedDict):
     """Who to invite, and the role they get on accepting."""
 
     email: str
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
+
+
+class Invocation(TypedDict):
+    """One run of a function, with its logs."""
+
+    _id: str
+    functionId: str
+    version: int
+    status: Literal["ok", "error", "timeout", "memory"]
+    trigger: Literal["http", "document", "schedule", "manual"]
+    durationMs: float
+    startedAt: str
+    logs: List[str]
+    #: Why the run failed; null when it succeeded
+    error: Optional[Dict[str, Any]]
+
+
+class InvocationList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Invocation"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
 
 
 class Invoice(TypedDict):
@@ -465,6 +571,16 @@ class InvoiceList(TypedDict):
     total: int
     limit: int
     skip: int
+
+
+class InvokeResult(TypedDict):
+    """The result of one run of a function."""
+
+    #: What the function returned, as JSON
+    result: Any
+    #: The lines `ctx.log` recorded, in order
+    logs: List[str]
+    durationMs: float
 
 
 class IpAllowlist(TypedDict):
@@ -537,7 +653,7 @@ class LoggedOut(TypedDict):
 class MemberUpdate(TypedDict):
     """The new role."""
 
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
 
 
@@ -662,6 +778,16 @@ class RobotList(TypedDict):
     data: List["Robot"]
 
 
+class ScheduleSource(TypedDict):
+    """Runs once per tick of a cron expression, in one instance."""
+
+    type: Literal["schedule"]
+    #: A cron expression of 5 or 6 fields (seconds first when 6), or a nickname such as `@hourly`; an invalid one is 400 `validation_error`
+    cron: str
+    #: An IANA time zone the expression is read in; UTC when left out
+    timezone: NotRequired[str]
+
+
 class SignInRequest(TypedDict):
     """E-mail and password."""
 
@@ -702,6 +828,73 @@ class StripeWebhookReceipt(TypedDict):
     received: Literal[True]
     #: False when the event was seen before or concerns nothing here
     applied: bool
+
+
+class Trigger(TypedDict):
+    """Runs a function or a webhook on document events or on a schedule."""
+
+    _id: str
+    name: str
+    clusterId: str
+    source: Union["DocumentSource", "ScheduleSource"]
+    target: Dict[str, Any]
+    active: bool
+    createdAt: str
+    lastRunAt: Optional[str]
+
+
+class TriggerCreate(TypedDict):
+    """A new trigger."""
+
+    name: str
+    source: Union["DocumentSource", "ScheduleSource"]
+    target: Dict[str, Any]
+    #: True by default; a paused trigger fires nothing
+    active: NotRequired[bool]
+    #: The trigger's cluster; the target's when left out
+    clusterId: NotRequired[str]
+
+
+class TriggerList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Trigger"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
+class TriggerRun(TypedDict):
+    """One run of a trigger and how it ended."""
+
+    _id: str
+    triggerId: str
+    status: Literal["queued", "ok", "error"]
+    startedAt: str
+    durationMs: Optional[float]
+    #: The input the target got: an event, `{ manual }` or `{ scheduledAt }`
+    event: Any
+    error: Optional[str]
+
+
+class TriggerRunList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["TriggerRun"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
+class TriggerUpdate(TypedDict):
+    """What to change in a trigger."""
+
+    name: NotRequired[str]
+    source: NotRequired[Union["DocumentSource", "ScheduleSource"]]
+    target: NotRequired[Dict[str, Any]]
+    active: NotRequired[bool]
 
 
 class UsageDay(TypedDict):
@@ -908,6 +1101,10 @@ DocumentReplace = Dict[str, Any]
 """Any JSON object; it replaces every field of the document. Top-level fields starting with `_` (`_id` too: the path names the document) are refused with 400. Objects and arrays nest at most 100 levels; strings and field names are well-formed Unicode without U+0000; integers lie within ±(2^53 − 1)."""
 
 
+FunctionInput = Any
+"""Any JSON value; the function's `input`"""
+
+
 PasskeyCredentialJson = Dict[str, Any]
 """A PublicKeyCredential in JSON form (base64url fields)."""
 
@@ -924,5 +1121,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, or `COUNT(*)`."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

@@ -438,6 +438,86 @@ class WebhooksResource(SyncResource):
         return self._client.stream_events(f"/api/v1/data/webhooks/{segment(webhook_id, 'webhookId')}/events", last_event_id=last_event_id, options=options)
 
 
+class FunctionsResource(SyncResource):
+    """`client.functions`: 8 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Function]:
+        """List functions: `GET /api/functions`."""
+        return self._client.get_page("/api/functions", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    def create(self, body: _m.FunctionCreate, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Create a function: `POST /api/functions`."""
+        return cast("_m.Function", self._client.request("POST", "/api/functions", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.FunctionDetail:
+        """Get a function with its code: `GET /api/functions/{id}`."""
+        return cast("_m.FunctionDetail", self._client.request("GET", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    def deploy(self, id: str, body: _m.FunctionDeploy, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Deploy a new version: `PUT /api/functions/{id}`."""
+        return cast("_m.Function", self._client.request("PUT", f"/api/functions/{segment(id, 'id')}", body=body, options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a function: `DELETE /api/functions/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    def invoke(self, id: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function: `POST /api/functions/{id}/invoke`."""
+        return cast("_m.InvokeResult", self._client.request("POST", f"/api/functions/{segment(id, 'id')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+    def invocations(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Invocation]:
+        """List a function's runs: `GET /api/functions/{id}/invocations`."""
+        return self._client.get_page(f"/api/functions/{segment(id, 'id')}/invocations", query={"limit": limit, "skip": skip}, options=options)
+
+    def invoke_by_name(self, name: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function by name: `POST /api/v1/functions/{name}/invoke`."""
+        return cast("_m.InvokeResult", self._client.request("POST", f"/api/v1/functions/{segment(name, 'name')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+
+class TriggersResource(SyncResource):
+    """`client.triggers`: 10 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Trigger]:
+        """List triggers: `GET /api/triggers`."""
+        return self._client.get_page("/api/triggers", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    def create(self, body: _m.TriggerCreate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Create a trigger: `POST /api/triggers`."""
+        return cast("_m.Trigger", self._client.request("POST", "/api/triggers", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Get a trigger: `GET /api/triggers/{id}`."""
+        return cast("_m.Trigger", self._client.request("GET", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    def update(self, id: str, body: _m.TriggerUpdate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Change a trigger: `PATCH /api/triggers/{id}`."""
+        return cast("_m.Trigger", self._client.request("PATCH", f"/api/triggers/{segment(id, 'id')}", body=body, options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a trigger: `DELETE /api/triggers/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    def pause(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Pause a trigger: `POST /api/triggers/{id}/pause`."""
+        return cast("_m.Trigger", self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/pause", options=options))
+
+    def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Resume a trigger: `POST /api/triggers/{id}/resume`."""
+        return cast("_m.Trigger", self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/resume", options=options))
+
+    def run(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now: `POST /api/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/run", options=options))
+
+    def runs(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.TriggerRun]:
+        """List a trigger's runs: `GET /api/triggers/{id}/runs`."""
+        return self._client.get_page(f"/api/triggers/{segment(id, 'id')}/runs", query={"limit": limit, "skip": skip}, options=options)
+
+    def run_by_key(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now, with a key: `POST /api/v1/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", self._client.request("POST", f"/api/v1/triggers/{segment(id, 'id')}/run", options=options))
+
+
 class AsyncDataJobsResource(AsyncResource):
     """`client.data.jobs`: 2 operation(s) of the contract."""
 
@@ -857,3 +937,83 @@ class AsyncWebhooksResource(AsyncResource):
     def stream(self, webhook_id: str, *, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
         """Stream a subscription's events: `GET /api/v1/data/webhooks/{webhookId}/events`."""
         return self._client.stream_events(f"/api/v1/data/webhooks/{segment(webhook_id, 'webhookId')}/events", last_event_id=last_event_id, options=options)
+
+
+class AsyncFunctionsResource(AsyncResource):
+    """`client.functions`: 8 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Function]:
+        """List functions: `GET /api/functions`."""
+        return self._client.get_page("/api/functions", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    async def create(self, body: _m.FunctionCreate, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Create a function: `POST /api/functions`."""
+        return cast("_m.Function", await self._client.request("POST", "/api/functions", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.FunctionDetail:
+        """Get a function with its code: `GET /api/functions/{id}`."""
+        return cast("_m.FunctionDetail", await self._client.request("GET", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    async def deploy(self, id: str, body: _m.FunctionDeploy, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Deploy a new version: `PUT /api/functions/{id}`."""
+        return cast("_m.Function", await self._client.request("PUT", f"/api/functions/{segment(id, 'id')}", body=body, options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a function: `DELETE /api/functions/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    async def invoke(self, id: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function: `POST /api/functions/{id}/invoke`."""
+        return cast("_m.InvokeResult", await self._client.request("POST", f"/api/functions/{segment(id, 'id')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+    def invocations(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Invocation]:
+        """List a function's runs: `GET /api/functions/{id}/invocations`."""
+        return self._client.get_page(f"/api/functions/{segment(id, 'id')}/invocations", query={"limit": limit, "skip": skip}, options=options)
+
+    async def invoke_by_name(self, name: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function by name: `POST /api/v1/functions/{name}/invoke`."""
+        return cast("_m.InvokeResult", await self._client.request("POST", f"/api/v1/functions/{segment(name, 'name')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+
+class AsyncTriggersResource(AsyncResource):
+    """`client.triggers`: 10 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Trigger]:
+        """List triggers: `GET /api/triggers`."""
+        return self._client.get_page("/api/triggers", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    async def create(self, body: _m.TriggerCreate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Create a trigger: `POST /api/triggers`."""
+        return cast("_m.Trigger", await self._client.request("POST", "/api/triggers", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Get a trigger: `GET /api/triggers/{id}`."""
+        return cast("_m.Trigger", await self._client.request("GET", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    async def update(self, id: str, body: _m.TriggerUpdate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Change a trigger: `PATCH /api/triggers/{id}`."""
+        return cast("_m.Trigger", await self._client.request("PATCH", f"/api/triggers/{segment(id, 'id')}", body=body, options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a trigger: `DELETE /api/triggers/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    async def pause(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Pause a trigger: `POST /api/triggers/{id}/pause`."""
+        return cast("_m.Trigger", await self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/pause", options=options))
+
+    async def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Resume a trigger: `POST /api/triggers/{id}/resume`."""
+        return cast("_m.Trigger", await self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/resume", options=options))
+
+    async def run(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now: `POST /api/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", await self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/run", options=options))
+
+    def runs(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.TriggerRun]:
+        """List a trigger's runs: `GET /api/triggers/{id}/runs`."""
+        return self._client.get_page(f"/api/triggers/{segment(id, 'id')}/runs", query={"limit": limit, "skip": skip}, options=options)
+
+    async def run_by_key(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now, with a key: `POST /api/v1/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", await self._client.request("POST", f"/api/v1/triggers/{segment(id, 'id')}/run", options=options))

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBillingResource, AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -24,6 +24,8 @@ class SyncResources:
     keys: KeysResource
     robots: RobotsResource
     webhooks: WebhooksResource
+    functions: FunctionsResource
+    triggers: TriggersResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -37,6 +39,8 @@ class SyncResources:
         self.keys = KeysResource(client)
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
+        self.functions = FunctionsResource(client)
+        self.triggers = TriggersResource(client)
 
 
 class AsyncResources:
@@ -53,6 +57,8 @@ class AsyncResources:
     keys: AsyncKeysResource
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
+    functions: AsyncFunctionsResource
+    triggers: AsyncTriggersResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -66,3 +72,5 @@ class AsyncResources:
         self.keys = AsyncKeysResource(client)
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)
+        self.functions = AsyncFunctionsResource(client)
+        self.triggers = AsyncTriggersResource(client)
