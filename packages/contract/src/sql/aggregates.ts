@@ -22,7 +22,7 @@ export function aggregateOf(node: AstNode, parentAt: number | undefined): SqlAgg
   if (args?.orderby || args?.separator) fail(`${name}(…) takes one field`, node, at);
   const expr = args?.expr;
   const distinct = typeof args?.distinct === 'string' && args.distinct.toUpperCase() === 'DISTINCT';
-  if (isNode(expr) && expr.type === 'star') {
+  if (isNode(expr) && (expr.type === 'star' || (expr.type === 'column_ref' && expr.column === '*'))) {
     if (fn !== 'count' || distinct) fail(`${name}(${distinct ? 'DISTINCT ' : ''}*) is not supported: only COUNT(*)`, node, at);
     return { fn: 'count' };
   }

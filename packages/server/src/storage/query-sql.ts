@@ -1,4 +1,4 @@
-import type { SqlCondition, SqlValue } from '@dataplatform/contract';
+import type { SqlAggregate, SqlCondition, SqlValue } from '@dataplatform/contract';
 
 /** Where a field of a query lives: a system column, a path inside the JSON data, or nowhere (always missing). */
 export type FieldRef =
@@ -54,6 +54,22 @@ export abstract class QuerySql {
   protected abstract orderJson(path: string, direction: 'ASC' | 'DESC'): string[];
   protected abstract readonly TRUE: string;
   protected abstract readonly FALSE: string;
+
+  /**
+   * What a field gives to GROUP BY: its string, number or boolean as the engine compares them, each type
+   * apart, or NULL for a missing field, null, an array or an object (the contract's `scalarAt`).
+   */
+  abstract groupKey(field: FieldRef): string;
+  /** A group key (as groupKey wrote it) as a JSON value of the group row. */
+  abstract keyJson(key: string): string;
+  /** An aggregate over the documents of a group, as a JSON value of the group row; `field` reads its path. */
+  abstract aggregate(aggregate: SqlAggregate, field: FieldRef | undefined): string;
+  /** A JSON object of the group row from its columns; names are the plan's `k<i>` and `a<i>`, never user text. */
+  abstract groupRow(columns: readonly [name: string, sql: string][]): string;
+  /** One answered row: a JSON object of the fields of `data`, keyed by their aliases (bound). */
+  abstract projection(fields: readonly { path: readonly string[]; as: string }[]): string;
+  /** LIMIT and OFFSET with bound values. */
+  abstract page(limit: number, skip: number): string;
 
   /** A field of the query: system fields are columns; a path below one of them never exists. */
   field(path: readonly string[]): FieldRef {
@@ -155,8 +171,14 @@ export abstract class QuerySql {
     }
   }
 
-  /** ORDER BY terms in the list route's order, ending with `_id` in the direction of the last key. */
-  orderBy(sort: readonly { readonly path: readonly string[]; readonly descending: boolean }[]): string {
+  /**
+   * ORDER BY terms in the list route's order, ending with `_id` in the direction of the last key (unless the
+   * rows are groups, which have no `_id` and whose sort keys already end with every grouped field).
+   */
+  orderBy(
+    sort: readonly { readonly path: readonly string[]; readonly descending: boolean }[],
+    byId = true,
+  ): string {
     const order: string[] = [];
     for (const key of sort) {
       const direction = key.descending ? 'DESC' : 'ASC';
@@ -164,7 +186,7 @@ export abstract class QuerySql {
       if (field.kind === 'column') order.push(`${field.column} ${direction}`);
       else if (field.kind === 'json') order.push(...this.orderJson(field.path, direction));
     }
-    if (!order.some((part) => part.startsWith('id ')))
+    if (byId && !order.some((part) => part.startsWith('id ')))
       order.push(`id ${sort.at(-1)?.descending ? 'DESC' : 'ASC'}`);
     return order.join(', ');
   }

@@ -1,11 +1,14 @@
-import type { CollectionQuery } from '@dataplatform/contract';
+import { type CollectionQuery, groupPlan, isGroupedQuery, type SqlAggregate } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import type { QueryResult, QueryStore } from '../query.js';
-import { type CompareOp, QuerySql } from '../query-sql.js';
+import { groupedStatement } from '../group-sql.js';
+import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
 
 const COLUMNS = 'id, data::text AS data, created_at AS "createdAt", updated_at AS "updatedAt"';
+/** The largest double: a SUM or AVG beyond it is no value, as in the contract (and float8 could not hold it). */
+const MAX_DOUBLE = '1.7976931348623157e308';
 
 /** A path for `jsonb_path_query_first`, told apart from a text[] path when it is bound. */
 class JsonPath {
@@ -121,7 +124,12 @@ export class PostgresQuerySql extends QuerySql {
   select(query: CollectionQuery): string {
     if (query.select.kind === 'all') return COLUMNS;
     if (query.select.kind === 'count') return 'count(*) AS n';
-    const pairs = query.select.fields.map(({ path, as }) => {
+    if (query.select.kind === 'fields') return this.projection(query.select.fields);
+    throw new Error('Grouped queries are built by groupedStatement');
+  }
+
+  projection(fields: readonly { path: readonly string[]; as: string }[]): string {
+    const pairs = fields.map(({ path, as }) => {
       const field = this.field(path);
       const value =
         field.kind === 'column'
@@ -132,6 +140,61 @@ export class PostgresQuerySql extends QuerySql {
       return `${this.bind(as)}::text, ${value}`;
     });
     return `json_build_object(${pairs.join(', ')})::text AS row`;
+  }
+
+  page(limit: number, skip: number): string {
+    return `LIMIT ${this.bind(limit)}::bigint OFFSET ${this.bind(skip)}::bigint`;
+  }
+
+  groupKey(field: FieldRef): string {
+    if (field.kind === 'missing') return 'NULL::jsonb';
+    if (field.kind === 'column') return `to_jsonb(${field.column})`;
+    const json = this.json(field.path);
+    // jsonb equality keeps types apart (1 and "1", true and "true") and compares numbers as numbers.
+    return `(CASE WHEN jsonb_typeof(${json}) IN ('string', 'number', 'boolean') THEN ${json} END)`;
+  }
+
+  keyJson(key: string): string {
+    return key;
+  }
+
+  /** A number of the field, exact, or NULL. */
+  #number(field: FieldRef): string {
+    if (field.kind !== 'json') return 'NULL::numeric';
+    const json = this.json(field.path);
+    return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN ${json}::numeric END)`;
+  }
+
+  /** MIN or MAX in the list route's order: the extreme type rank first, then the extreme value of that rank. */
+  #extreme(fn: 'min' | 'max', field: FieldRef): string {
+    if (field.kind === 'missing') return 'NULL::jsonb';
+    if (field.kind === 'column') return `to_jsonb(${fn}(${field.column} COLLATE "C"))`;
+    const json = this.json(field.path);
+    const rank = `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 END)`;
+    const when = (r: number, value: string) => `(CASE WHEN ${rank} = ${r} THEN ${value} END)`;
+    const booleans = `${fn === 'min' ? 'bool_and' : 'bool_or'}(${when(1, `${json}::boolean`)})`;
+    const numbers = `${fn}(${when(2, `${json}::numeric`)})`;
+    const strings = `${fn}(${when(3, `(${json} #>> '{}')`)} COLLATE "C")`;
+    return `(CASE ${fn}(${rank}) WHEN 1 THEN to_jsonb(${booleans}) WHEN 2 THEN to_jsonb(${numbers}) WHEN 3 THEN to_jsonb(${strings}) END)`;
+  }
+
+  aggregate(aggregate: SqlAggregate, field: FieldRef | undefined): string {
+    if (!field) return 'count(*)';
+    switch (aggregate.fn) {
+      case 'count':
+        return `count(${aggregate.distinct ? 'DISTINCT ' : ''}${this.groupKey(field)})`;
+      // Numbers add exactly as numeric and are rounded to a double once.
+      case 'sum':
+      case 'avg':
+        return `(CASE WHEN abs(sum(${this.#number(field)})) <= ${MAX_DOUBLE} THEN ${aggregate.fn}(${this.#number(field)})::float8 END)`;
+      case 'min':
+      case 'max':
+        return this.#extreme(aggregate.fn, field);
+    }
+  }
+
+  groupRow(columns: readonly [string, string][]): string {
+    return `jsonb_build_object(${columns.map(([name, sql]) => `'${name}'::text, ${sql}`).join(', ')})`;
   }
 }
 
@@ -144,6 +207,16 @@ export class PostgresQueries implements QueryStore {
 
   async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
     const collectionId = await this.collections.find(ref);
+    if (isGroupedQuery(query)) {
+      const builder = new PostgresQuerySql();
+      // An unknown collection still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
+      const text = groupedStatement(builder, groupPlan(query), query, {
+        collection: builder.bind(collectionId ?? null),
+        where: query.where && builder.where(query.where),
+      });
+      const rows = await this.sql.unsafe<{ row: string }[]>(text, builder.params as never[], { prepare: false });
+      return { rows: rows.map((r) => r.row) };
+    }
     const counting = query.select.kind === 'count';
     if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
     const builder = new PostgresQuerySql();
@@ -151,8 +224,8 @@ export class PostgresQueries implements QueryStore {
     let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
     if (query.where) text += ` AND ${builder.where(query.where)}`;
     if (!counting) {
-      text += ` ORDER BY ${builder.orderBy(query.sort)}`;
-      text += ` LIMIT ${builder.bind(query.limit)}::bigint OFFSET ${builder.bind(query.skip)}::bigint`;
+      text += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
+      text += ` ${builder.page(query.limit, query.skip)}`;
     }
     // Unnamed statements: query shapes vary too much for each connection to keep them prepared.
     const rows = await this.sql.unsafe<(DocumentRow & { row: string; n: string })[]>(
