@@ -10,7 +10,7 @@ export * from './headers.js';
 export { type LikeToken, likeMatches, likeTokens } from './like.js';
 export * from './rate-limits.js';
 // How every engine runs a grouped query: the storage engines build their SQL from it without the parser.
-export { type GroupedQuery, type GroupPlan, groupPlan, isGroupedQuery } from './sql/group-plan.js';
+export { type GroupedQuery, type GroupPlan, groupPlan, isGroupedQuery } from './semantics/sql-groups.js';
 export * from './routes/index.js';
 export * from './schemas/account.js';
 export * from './schemas/activity.js';

@@ -1,6 +1,6 @@
 import type { SqlAggregate } from '../schemas/sql.js';
 import { compareJsonValues, type JsonObject, valueAtPath } from '../semantics/documents.js';
-import type { GroupPlan } from './group-plan.js';
+import type { GroupPlan } from '../semantics/sql-groups.js';
 
 type Scalar = string | number | boolean;
 

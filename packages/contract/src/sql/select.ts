@@ -3,7 +3,7 @@ import { aggregateOf, aggregateText, isAggregate } from './aggregates.js';
 import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
 import { fieldPath } from './fields.js';
-import { sameTarget } from './group-plan.js';
+import { sameTarget } from '../semantics/sql-groups.js';
 import { checkText } from './values.js';
 
 type Select = CollectionQuery['select'];
