@@ -91,6 +91,8 @@ forEachEngine((server) => {
         { n: 0, 'SUM(total)': null },
       ]);
       expect(await rows('SELECT COUNT(*) AS n, MIN(x) FROM nothing_here')).toEqual([{ n: 0, 'MIN(x)': null }]);
+      // A field that can never exist still makes one row, not one per document.
+      expect(await rows('SELECT MAX(_id.x) FROM orders')).toEqual([{ 'MAX(_id.x)': null }]);
       expect(await rows('SELECT status, COUNT(*) FROM nothing_here GROUP BY status')).toEqual([]);
     });
 

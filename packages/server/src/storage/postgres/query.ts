@@ -167,7 +167,8 @@ export class PostgresQuerySql extends QuerySql {
 
   /** MIN or MAX in the list route's order: the extreme type rank first, then the extreme value of that rank. */
   #extreme(fn: 'min' | 'max', field: FieldRef): string {
-    if (field.kind === 'missing') return 'NULL::jsonb';
+    // Still an aggregate: without GROUP BY, a select list with no aggregate would answer a row per document.
+    if (field.kind === 'missing') return `to_jsonb(${fn}(NULL::text))`;
     if (field.kind === 'column') return `to_jsonb(${fn}(${field.column} COLLATE "C"))`;
     const json = this.json(field.path);
     const rank = `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 END)`;

@@ -136,7 +136,8 @@ export class SqliteQuerySql extends QuerySql {
 
   /** MIN or MAX in the list route's order: the extreme type rank first, then the extreme value of that rank. */
   #extreme(fn: 'min' | 'max', field: FieldRef): string {
-    if (field.kind === 'missing') return 'NULL';
+    // Still an aggregate: without GROUP BY, a select list with no aggregate would answer a row per document.
+    if (field.kind === 'missing') return `${fn}(NULL)`;
     if (field.kind === 'column') return `json_quote(${fn}(${field.column}))`;
     const type = `json_type(data, ${field.path})`;
     const rank = `(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 END)`;
