@@ -114,6 +114,7 @@ export {
   type MergePatch,
 } from './resources/data.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
+export { type GroupRow, GroupedQueryBuilder } from './resources/grouped-query.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs } from './resources/logs.js';
 export {
