@@ -163,7 +163,7 @@ function groupedQuery(collection: string): fc.Arbitrary<CollectionQuery> {
       return fc.record({
         groupBy: fc.constant(groupBy),
         // With no grouped field the select list holds aggregates only.
-        fields: groupBy.length === 0 ? fc.constant([]) : fc.subarray(groupBy),
+        fields: groupBy.length === 0 ? fc.constant<string[][]>([]) : fc.subarray(groupBy),
         aggregates: fc.array(aggregate, { minLength: groupBy.length === 0 ? 1 : 0, maxLength: 3 }),
         distinct: fc.boolean(),
         where: fc.option(condition, { nil: undefined }),

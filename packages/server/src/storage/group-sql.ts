@@ -13,16 +13,19 @@ export function groupedStatement(
   query: { limit: number; skip: number },
   from: { collection: string; where: string | undefined },
 ): string {
-  const keys = plan.keys.map((path) => builder.groupKey(builder.field(path)));
-  const row = builder.groupRow([
-    ...keys.map((key, i): [string, string] => [`k${i}`, builder.keyJson(key)]),
-    ...plan.aggregates.map((aggregate, i): [string, string] => [
-      `a${i}`,
-      builder.aggregate(aggregate, aggregate.path ? builder.field(aggregate.path) : undefined),
-    ]),
-  ]);
-  let inner = `SELECT ${row} AS data FROM documents WHERE collection_id = ${from.collection}`;
-  if (from.where) inner += ` AND ${from.where}`;
+  const source = builder.groupSource(from.collection, from.where, () => {
+    const keys = plan.keys.map((path) => builder.groupKey(builder.field(path)));
+    const row = builder.groupRow([
+      ...keys.map((key, i): [string, string] => [`k${i}`, builder.keyJson(key)]),
+      ...plan.aggregates.map((aggregate, i): [string, string] => [
+        `a${i}`,
+        builder.aggregate(aggregate, aggregate.path ? builder.field(aggregate.path) : undefined),
+      ]),
+    ]);
+    return { keys, row };
+  });
+  const { keys, row } = source.value;
+  let inner = `SELECT ${row} AS data FROM ${source.from}`;
   if (keys.length > 0) inner += ` GROUP BY ${keys.join(', ')}`;
   let sql = `SELECT ${builder.projection(plan.fields)} FROM (${inner}) AS g`;
   if (plan.having) sql += ` WHERE ${builder.where(plan.having)}`;

@@ -71,6 +71,15 @@ export abstract class QuerySql {
   /** LIMIT and OFFSET with bound values. */
   abstract page(limit: number, skip: number): string;
 
+  /**
+   * The rows a grouped query groups: the collection's documents that pass WHERE (`where`, already written).
+   * `build` writes the grouping's expressions over them; an engine may make them read other columns.
+   */
+  groupSource<T>(collection: string, where: string | undefined, build: () => T): { from: string; value: T } {
+    const value = build();
+    return { from: `documents WHERE collection_id = ${collection}${where ? ` AND ${where}` : ''}`, value };
+  }
+
   /** A field of the query: system fields are columns; a path below one of them never exists. */
   field(path: readonly string[]): FieldRef {
     const column = path.length === 1 ? SYSTEM_COLUMNS[path[0]!] : undefined;
