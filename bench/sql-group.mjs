@@ -12,8 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { postgresBinaries, startPostgres } from './lib/postgres.mjs';
-import { seedPostgres, seedSqlite } from './lib/seed.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
+import { seedPostgres, seedSqlite } from './lib/seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -56,7 +56,9 @@ async function compare(engine, helper, hand) {
   const helperRows = await helper();
   const handRows = await hand();
   if (helperRows.length !== handRows.length) {
-    throw new Error(`${engine}: the helper found ${helperRows.length} groups, the hand-written SQL ${handRows.length}`);
+    throw new Error(
+      `${engine}: the helper found ${helperRows.length} groups, the hand-written SQL ${handRows.length}`,
+    );
   }
   const times = { helper: [], hand: [] };
   for (let round = 0; round < rounds; round++) {
@@ -74,7 +76,12 @@ async function compare(engine, helper, hand) {
 async function seeded(config, seed) {
   const storage = await openStorage(config);
   const now = new Date().toISOString();
-  await storage.documents.insert(ref, { id: '0', data: '{"status":"paid","total":1}', createdAt: now, updatedAt: now });
+  await storage.documents.insert(ref, {
+    id: '0',
+    data: '{"status":"paid","total":1}',
+    createdAt: now,
+    updatedAt: now,
+  });
   await seed({ ...ref, total: documents });
   return storage;
 }
@@ -91,10 +98,14 @@ const results = [];
 const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-sql-group-'));
 try {
   const file = join(work, 'dataplatform.sqlite');
-  const storage = await seeded({ dataDir: work, sqliteSynchronous: 'normal' }, (target) => seedSqlite(file, target));
+  const storage = await seeded({ dataDir: work, sqliteSynchronous: 'normal' }, (target) =>
+    seedSqlite(file, target),
+  );
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(file, { readonly: true });
-  const { id } = db.prepare("SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'").get();
+  const { id } = db
+    .prepare("SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'")
+    .get();
   const hand = db.prepare(HAND.sqlite);
   results.push(
     await compare(
@@ -114,7 +125,9 @@ if (bin) {
   const pg = await startPostgres(bin);
   try {
     const url = pg.url('postgres');
-    const storage = await seeded({ databaseUrl: url, databasePoolSize: 2 }, (target) => seedPostgres(url, target));
+    const storage = await seeded({ databaseUrl: url, databasePoolSize: 2 }, (target) =>
+      seedPostgres(url, target),
+    );
     const { default: postgres } = await import('postgres');
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     const [{ id }] = await sql`SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'`;

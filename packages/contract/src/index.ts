@@ -9,8 +9,6 @@ export * from './headers.js';
 // (the `./sql` entry) is loaded only by the SQL route.
 export { type LikeToken, likeMatches, likeTokens } from './like.js';
 export * from './rate-limits.js';
-// How every engine runs a grouped query: the storage engines build their SQL from it without the parser.
-export { type GroupedQuery, type GroupPlan, groupPlan, isGroupedQuery } from './semantics/sql-groups.js';
 export * from './routes/index.js';
 export * from './schemas/account.js';
 export * from './schemas/activity.js';
@@ -40,6 +38,8 @@ export * from './semantics/json-media-type.js';
 export * from './semantics/json-values.js';
 export * from './semantics/keys.js';
 export * from './semantics/rate-limit.js';
+// How every engine runs a grouped query: the storage engines build their SQL from it without the parser.
+export { type GroupedQuery, type GroupPlan, groupPlan, isGroupedQuery } from './semantics/sql-groups.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';
 export * from './semantics/webhooks.js';

@@ -1,7 +1,15 @@
 // fast-check generators of documents and well-formed collection queries, shared by the contract's round-trip
 // properties and the server's engine-against-evaluator properties.
 import fc from 'fast-check';
-import type { CollectionQuery, SqlAggregate, SqlConditionOf, SqlCondition, SqlHaving, SqlTarget, SqlValue } from '../src/index.js';
+import type {
+  CollectionQuery,
+  SqlAggregate,
+  SqlCondition,
+  SqlConditionOf,
+  SqlHaving,
+  SqlTarget,
+  SqlValue,
+} from '../src/index.js';
 import { likeTokens } from '../src/sql/index.js';
 
 /** Field paths the queries use; documents fill some of them, with varying JSON types. */
@@ -72,12 +80,18 @@ const pattern = fc
 
 /** Leaf predicates on what `target` gives: a field, or in HAVING a grouped field or an aggregate. */
 function leafOn<T extends object>(target: fc.Arbitrary<T>): fc.Arbitrary<SqlConditionOf<T>> {
-  const on = <R extends object>(rest: fc.Arbitrary<R>) => fc.tuple(target, rest).map(([t, r]) => ({ ...t, ...r }));
+  const on = <R extends object>(rest: fc.Arbitrary<R>) =>
+    fc.tuple(target, rest).map(([t, r]) => ({ ...t, ...r }));
   return fc.oneof(
     on(fc.record({ op: fc.constantFrom('eq', 'ne'), value: scalar })),
     on(fc.record({ op: fc.constantFrom('lt', 'lte', 'gt', 'gte'), value: ordered })),
     on(fc.record({ op: fc.constantFrom('like', 'notLike'), value: pattern })),
-    on(fc.record({ op: fc.constantFrom('in', 'nin'), values: fc.array(scalar, { minLength: 1, maxLength: 3 }) })),
+    on(
+      fc.record({
+        op: fc.constantFrom('in', 'nin'),
+        values: fc.array(scalar, { minLength: 1, maxLength: 3 }),
+      }),
+    ),
     on(fc.record({ op: fc.constant('between'), values: fc.tuple(ordered, ordered) })),
     on(fc.record({ op: fc.constantFrom('isNull', 'isNotNull') })),
   ) as fc.Arbitrary<SqlConditionOf<T>>;
@@ -159,7 +173,10 @@ function groupedQuery(collection: string): fc.Arbitrary<CollectionQuery> {
       const target: fc.Arbitrary<SqlTarget> =
         groupBy.length === 0
           ? aggregate.map((a) => ({ aggregate: a }))
-          : fc.oneof(fc.constantFrom(...groupBy).map((p) => ({ path: p })), aggregate.map((a) => ({ aggregate: a })));
+          : fc.oneof(
+              fc.constantFrom(...groupBy).map((p) => ({ path: p })),
+              aggregate.map((a) => ({ aggregate: a })),
+            );
       return fc.record({
         groupBy: fc.constant(groupBy),
         // With no grouped field the select list holds aggregates only.
@@ -167,7 +184,8 @@ function groupedQuery(collection: string): fc.Arbitrary<CollectionQuery> {
         aggregates: fc.array(aggregate, { minLength: groupBy.length === 0 ? 1 : 0, maxLength: 3 }),
         distinct: fc.boolean(),
         where: fc.option(condition, { nil: undefined }),
-        having: groupBy.length === 0 ? fc.constant(undefined) : fc.option(tree(leafOn(target)), { nil: undefined }),
+        having:
+          groupBy.length === 0 ? fc.constant(undefined) : fc.option(tree(leafOn(target)), { nil: undefined }),
         sort: fc.array(fc.tuple(target, fc.boolean()), { maxLength: 3 }),
         limit: fc.integer({ min: 0, max: 30 }),
         skip: fc.integer({ min: 0, max: 10 }),
@@ -196,5 +214,8 @@ function groupedQuery(collection: string): fc.Arbitrary<CollectionQuery> {
 
 /** A well-formed query over `collection`: over documents, or grouped. */
 export function collectionQuery(collection: string): fc.Arbitrary<CollectionQuery> {
-  return fc.oneof({ weight: 2, arbitrary: documentQuery(collection) }, { weight: 1, arbitrary: groupedQuery(collection) });
+  return fc.oneof(
+    { weight: 2, arbitrary: documentQuery(collection) },
+    { weight: 1, arbitrary: groupedQuery(collection) },
+  );
 }

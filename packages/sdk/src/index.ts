@@ -113,8 +113,8 @@ export {
   type ListParams,
   type MergePatch,
 } from './resources/data.js';
+export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
-export { type GroupRow, GroupedQueryBuilder } from './resources/grouped-query.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs } from './resources/logs.js';
 export {

@@ -130,7 +130,12 @@ describe('client.data.query(...).groupBy', () => {
 
   it('answers one row per group keyed by field, alias or aggregate text', async () => {
     seed();
-    const { data } = await orders().groupBy('status').count().sum('total', 'revenue').avg('total').orderBy('-revenue');
+    const { data } = await orders()
+      .groupBy('status')
+      .count()
+      .sum('total', 'revenue')
+      .avg('total')
+      .orderBy('-revenue');
     expect(data).toEqual([
       { status: 'paid', 'COUNT(*)': 2, revenue: 370, 'AVG(total)': 185 },
       { status: 'open', 'COUNT(*)': 1, revenue: 300, 'AVG(total)': 300 },
@@ -143,7 +148,9 @@ describe('client.data.query(...).groupBy', () => {
     expect((await orders().groupBy().min('total').max('total', 'top')).data).toEqual([
       { 'MIN(total)': 80, top: 300 },
     ]);
-    expect((await orders().groupBy('status').count('n').having('n', '>', 1)).data).toEqual([{ status: 'paid', n: 2 }]);
+    expect((await orders().groupBy('status').count('n').having('n', '>', 1)).data).toEqual([
+      { status: 'paid', n: 2 },
+    ]);
   });
 
   it.each([

@@ -74,37 +74,50 @@ forEachEngine((server) => {
           'MAX(total)': '300',
         },
       ]);
-      expect(Object.keys(data[1])).toEqual(['city', 'n', 'COUNT(total)', 'COUNT(DISTINCT status)', 'AVG(total)', 'MIN(total)', 'MAX(total)']);
+      expect(Object.keys(data[1])).toEqual([
+        'city',
+        'n',
+        'COUNT(total)',
+        'COUNT(DISTINCT status)',
+        'AVG(total)',
+        'MIN(total)',
+        'MAX(total)',
+      ]);
     });
 
     it('pages groups with LIMIT and OFFSET, sorting by an aggregate not selected', async () => {
       expect(
-        await rows('SELECT status FROM orders GROUP BY status ORDER BY COUNT(*) DESC, status LIMIT 2 OFFSET 1'),
+        await rows(
+          'SELECT status FROM orders GROUP BY status ORDER BY COUNT(*) DESC, status LIMIT 2 OFFSET 1',
+        ),
       ).toEqual([{ status: null }, { status: true }]);
     });
 
     it('aggregates every match into one row without GROUP BY, also over no documents', async () => {
-      expect(await rows("SELECT COUNT(*) AS n, SUM(total), MAX(status) FROM orders WHERE status = 'paid'")).toEqual([
-        { n: 3, 'SUM(total)': 370.5, 'MAX(status)': 'paid' },
-      ]);
+      expect(
+        await rows("SELECT COUNT(*) AS n, SUM(total), MAX(status) FROM orders WHERE status = 'paid'"),
+      ).toEqual([{ n: 3, 'SUM(total)': 370.5, 'MAX(status)': 'paid' }]);
       expect(await rows('SELECT COUNT(*) AS n, SUM(total) FROM orders WHERE total > 1000')).toEqual([
         { n: 0, 'SUM(total)': null },
       ]);
-      expect(await rows('SELECT COUNT(*) AS n, MIN(x) FROM nothing_here')).toEqual([{ n: 0, 'MIN(x)': null }]);
+      expect(await rows('SELECT COUNT(*) AS n, MIN(x) FROM nothing_here')).toEqual([
+        { n: 0, 'MIN(x)': null },
+      ]);
       // A field that can never exist still makes one row, not one per document.
       expect(await rows('SELECT MAX(_id.x) FROM orders')).toEqual([{ 'MAX(_id.x)': null }]);
       expect(await rows('SELECT status, COUNT(*) FROM nothing_here GROUP BY status')).toEqual([]);
     });
 
     it('answers SELECT DISTINCT as one row per distinct value', async () => {
-      expect(await rows("SELECT DISTINCT customer.city FROM orders WHERE status = 'paid' ORDER BY customer.city DESC")).toEqual([
-        { 'customer.city': 'Rome' },
-        { 'customer.city': 'Oslo' },
-      ]);
+      expect(
+        await rows(
+          "SELECT DISTINCT customer.city FROM orders WHERE status = 'paid' ORDER BY customer.city DESC",
+        ),
+      ).toEqual([{ 'customer.city': 'Rome' }, { 'customer.city': 'Oslo' }]);
     });
 
     it('groups and aggregates system fields', async () => {
-      expect(await rows("SELECT MIN(_id), MAX(_id), COUNT(DISTINCT _id), SUM(_id) FROM orders")).toEqual([
+      expect(await rows('SELECT MIN(_id), MAX(_id), COUNT(DISTINCT _id), SUM(_id) FROM orders')).toEqual([
         { 'MIN(_id)': 'o1', 'MAX(_id)': 'o9', 'COUNT(DISTINCT _id)': 10, 'SUM(_id)': null },
       ]);
     });
@@ -137,8 +150,16 @@ forEachEngine((server) => {
       ['SELECT total, COUNT(*) FROM orders', 'total is neither grouped nor aggregated', 8],
       ['SELECT status FROM orders HAVING COUNT(*) > 1', 'HAVING needs GROUP BY', 34],
       ['SELECT DISTINCT * FROM orders', 'DISTINCT does not apply to *', 17],
-      ['SELECT status FROM orders GROUP BY status HAVING total > 1', 'total in HAVING is neither grouped nor aggregated', 50],
-      ['SELECT status FROM orders GROUP BY status ORDER BY total', 'ORDER BY total: the field is neither grouped', 52],
+      [
+        'SELECT status FROM orders GROUP BY status HAVING total > 1',
+        'total in HAVING is neither grouped nor aggregated',
+        50,
+      ],
+      [
+        'SELECT status FROM orders GROUP BY status ORDER BY total',
+        'ORDER BY total: the field is neither grouped',
+        52,
+      ],
       ['SELECT SUM(DISTINCT total) FROM orders', 'Syntax error', 21],
       ['SELECT SUM(*) FROM orders', 'SUM(*) is not supported', 8],
       ['SELECT MEDIAN(total) FROM orders', 'Unknown', 8],

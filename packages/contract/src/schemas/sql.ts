@@ -120,7 +120,12 @@ export const SqlSelect = z
       kind: z.literal('groups'),
       distinct: z.literal(true).optional().meta({ description: 'The statement said SELECT DISTINCT' }),
       columns: z
-        .array(z.union([z.object({ path: FieldPath, as: Alias }), z.object({ aggregate: SqlAggregate, as: Alias })]))
+        .array(
+          z.union([
+            z.object({ path: FieldPath, as: Alias }),
+            z.object({ aggregate: SqlAggregate, as: Alias }),
+          ]),
+        )
         .min(1),
     }),
   ])
@@ -143,7 +148,8 @@ export const CollectionQuery = z
     select: SqlSelect,
     where: SqlCondition.optional(),
     groupBy: z.array(FieldPath).optional().meta({
-      description: 'GROUP BY fields (with SELECT DISTINCT alone, the selected fields); absent when rows are not grouped',
+      description:
+        'GROUP BY fields (with SELECT DISTINCT alone, the selected fields); absent when rows are not grouped',
     }),
     having: SqlHaving.optional(),
     sort: z.array(SortKey).meta({

@@ -3,7 +3,6 @@ import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
 import { fieldPath } from './fields.js';
 
-
 const FUNCTIONS = new Set(['count', 'sum', 'avg', 'min', 'max']);
 
 /** True for an aggregate call such as `COUNT(*)` or `SUM(total)` (node-sql-parser's `aggr_func`). */
@@ -17,18 +16,21 @@ export function aggregateOf(node: AstNode, parentAt: number | undefined): SqlAgg
   const name = functionName(node).toUpperCase();
   const fn = name.toLowerCase();
   if (!FUNCTIONS.has(fn)) fail(`Unknown aggregate ${name}: use COUNT, SUM, AVG, MIN or MAX`, node, at);
-  if (node.over) fail(`${name}(…) OVER is not supported: window functions are not part of the helper`, node, at);
+  if (node.over)
+    fail(`${name}(…) OVER is not supported: window functions are not part of the helper`, node, at);
   const args = isNode(node.args) ? node.args : undefined;
   if (args?.orderby || args?.separator) fail(`${name}(…) takes one field`, node, at);
   const expr = args?.expr;
   const distinct = typeof args?.distinct === 'string' && args.distinct.toUpperCase() === 'DISTINCT';
   if (isNode(expr) && (expr.type === 'star' || (expr.type === 'column_ref' && expr.column === '*'))) {
-    if (fn !== 'count' || distinct) fail(`${name}(${distinct ? 'DISTINCT ' : ''}*) is not supported: only COUNT(*)`, node, at);
+    if (fn !== 'count' || distinct)
+      fail(`${name}(${distinct ? 'DISTINCT ' : ''}*) is not supported: only COUNT(*)`, node, at);
     return { fn: 'count' };
   }
   const path = isNode(expr) ? fieldPath(expr, positionOf(expr, at)) : undefined;
   if (!path) fail(`${name}(…) takes a field, such as ${name}(total)`, expr ?? node, at);
-  if (distinct && fn !== 'count') fail(`DISTINCT is supported only in COUNT(DISTINCT field), not in ${name}`, node, at);
+  if (distinct && fn !== 'count')
+    fail(`DISTINCT is supported only in COUNT(DISTINCT field), not in ${name}`, node, at);
   if (fn === 'count') return distinct ? { fn, path, distinct: true } : { fn, path };
   return { fn: fn as 'sum' | 'avg' | 'min' | 'max', path };
 }

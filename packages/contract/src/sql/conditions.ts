@@ -182,7 +182,11 @@ export function condition(node: unknown, ctx: Context, depth = 0, parentAt?: num
   if (node.type === 'binary_expr') return predicate(node, ctx, at);
   const single = operand(node, ctx, at);
   if (single.kind === 'field') {
-    fail(`A condition needs a comparison: write ${targetText(single.target)} = true, or IS NOT NULL`, node, at);
+    fail(
+      `A condition needs a comparison: write ${targetText(single.target)} = true, or IS NOT NULL`,
+      node,
+      at,
+    );
   }
   fail('A condition must compare a field with a value', node, at);
 }

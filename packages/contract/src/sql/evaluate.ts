@@ -1,8 +1,8 @@
 import { likeMatches } from '../like.js';
 import type { CollectionQuery, SqlCondition, SqlValue } from '../schemas/sql.js';
 import { compareDocuments, compareJsonValues, type JsonObject, valueAtPath } from '../semantics/documents.js';
-import { groupRows } from './evaluate-groups.js';
 import { groupPlan, isGroupedQuery } from '../semantics/sql-groups.js';
+import { groupRows } from './evaluate-groups.js';
 
 /**
  * How a field value compares with a condition value: a number for two numbers or two strings, 0 or undefined for

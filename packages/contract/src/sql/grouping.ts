@@ -58,17 +58,24 @@ export function shapeOf(statement: AstNode, list: SelectList): Shape {
   const distinct = isDistinct(statement);
   const written = groupByOf(statement);
   if (statement.having && !written) {
-    fail('HAVING needs GROUP BY: HAVING filters groups, WHERE filters documents', statement.having, positionOf(statement.having));
+    fail(
+      'HAVING needs GROUP BY: HAVING filters groups, WHERE filters documents',
+      statement.having,
+      positionOf(statement.having),
+    );
   }
   if (list.star) {
-    if (distinct) fail('DISTINCT does not apply to *: name the fields, as in SELECT DISTINCT status', undefined, list.at);
-    if (written) fail('SELECT * cannot be grouped: select the grouped fields and aggregates', undefined, list.at);
+    if (distinct)
+      fail('DISTINCT does not apply to *: name the fields, as in SELECT DISTINCT status', undefined, list.at);
+    if (written)
+      fail('SELECT * cannot be grouped: select the grouped fields and aggregates', undefined, list.at);
     return { select: { kind: 'all' } };
   }
   const columns = list.columns;
   const aggregated = columns.some((c) => 'aggregate' in c);
   if (!distinct && !written) {
-    if (!aggregated) return { select: { kind: 'fields', fields: columns as { path: string[]; as: string }[] } };
+    if (!aggregated)
+      return { select: { kind: 'fields', fields: columns as { path: string[]; as: string }[] } };
     const only = columns[0]!;
     const unaliased = (statement.columns as AstNode[])[0]?.as == null;
     // COUNT(*) alone keeps the answer it had before grouping existed: [{ "count": n }].
@@ -79,7 +86,8 @@ export function shapeOf(statement: AstNode, list: SelectList): Shape {
   let groupBy = written;
   if (distinct && !written && !aggregated) {
     groupBy = [];
-    for (const column of columns) if ('path' in column && !isGrouped(groupBy, column.path)) groupBy.push(column.path);
+    for (const column of columns)
+      if ('path' in column && !isGrouped(groupBy, column.path)) groupBy.push(column.path);
   }
   columns.forEach((column, i) => {
     if ('path' in column && !isGrouped(groupBy, column.path)) {
@@ -93,7 +101,9 @@ export function shapeOf(statement: AstNode, list: SelectList): Shape {
   if (distinct && written) {
     const missing = written.find((path) => !columns.some((c) => 'path' in c && samePath(c.path, path)));
     if (missing) {
-      fail(`SELECT DISTINCT with GROUP BY needs every grouped field in the select list; ${missing.join('.')} is not`);
+      fail(
+        `SELECT DISTINCT with GROUP BY needs every grouped field in the select list; ${missing.join('.')} is not`,
+      );
     }
   }
   return {
@@ -119,7 +129,11 @@ export function havingTarget(shape: Shape) {
 /** What WHERE may read: document fields only, since it runs before grouping. */
 export function whereTarget(node: AstNode, at: number | undefined): SqlTarget | undefined {
   if (isAggregate(node)) {
-    fail('Aggregates are not allowed in WHERE, which filters documents before grouping: use HAVING', node, at);
+    fail(
+      'Aggregates are not allowed in WHERE, which filters documents before grouping: use HAVING',
+      node,
+      at,
+    );
   }
   const path = fieldPath(node, at);
   return path ? { path } : undefined;

@@ -1,9 +1,9 @@
 import type { CollectionQuery, SqlAggregate, SqlTarget } from '../schemas/sql.js';
+import { sameTarget } from '../semantics/sql-groups.js';
 import { aggregateOf, aggregateText, isAggregate } from './aggregates.js';
 import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
 import { fieldPath } from './fields.js';
-import { sameTarget } from '../semantics/sql-groups.js';
 import { checkText } from './values.js';
 
 type Select = CollectionQuery['select'];
@@ -14,7 +14,9 @@ type Column = { path: string[]; as: string } | { aggregate: SqlAggregate; as: st
 export const MAX_FIELDS = 50;
 
 /** The select list as written: `*`, or columns with their keys and where each starts. */
-export type SelectList = { star: true; at: number | undefined } | { star: false; columns: Column[]; at: (number | undefined)[] };
+export type SelectList =
+  | { star: true; at: number | undefined }
+  | { star: false; columns: Column[]; at: (number | undefined)[] };
 
 function isStar(node: unknown): boolean {
   return isNode(node) && node.type === 'column_ref' && node.column === '*';

@@ -25,7 +25,9 @@ interface State {
  * `SUM(total)`). Each method returns a new builder; await it for `{ data, query }`.
  * @example await client.data.query('orders').where('total', '>', 0).groupBy('status').count('n').sum('total').having('n', '>', 1);
  */
-export class GroupedQueryBuilder<T extends object = AnyDocument> implements PromiseLike<SqlResponse<GroupRow>> {
+export class GroupedQueryBuilder<T extends object = AnyDocument>
+  implements PromiseLike<SqlResponse<GroupRow>>
+{
   readonly #data: Data;
   readonly #options: RequestOptions | undefined;
   readonly #state: State;
@@ -106,7 +108,9 @@ export class GroupedQueryBuilder<T extends object = AnyDocument> implements Prom
 
   /** Sorts by grouped fields or aliases, `-` for descending: `orderBy('-n', 'status')`. */
   orderBy(...names: string[]): GroupedQueryBuilder<T> {
-    const order = names.map((n) => (n.startsWith('-') ? `${quotePath(n.slice(1))} DESC` : `${quotePath(n)} ASC`));
+    const order = names.map((n) =>
+      n.startsWith('-') ? `${quotePath(n.slice(1))} DESC` : `${quotePath(n)} ASC`,
+    );
     return this.#with({ order: [...this.#state.order, ...order] });
   }
 
@@ -125,7 +129,9 @@ export class GroupedQueryBuilder<T extends object = AnyDocument> implements Prom
     const { collection, conditions, groups, aggregates, having, order, limit, offset } = this.#state;
     const columns = [...groups, ...aggregates];
     if (columns.length === 0) {
-      throw new DataPlatformError('A grouped query needs a grouped field or an aggregate: groupBy(field) or count()');
+      throw new DataPlatformError(
+        'A grouped query needs a grouped field or an aggregate: groupBy(field) or count()',
+      );
     }
     let sql = `SELECT ${columns.join(', ')} FROM "${collection}"`;
     if (conditions.length > 0) sql += ` WHERE ${conditions.map((c) => `(${c.text})`).join(' AND ')}`;
@@ -148,6 +154,8 @@ export class GroupedQueryBuilder<T extends object = AnyDocument> implements Prom
     } catch (error) {
       return Promise.reject(error).then(onfulfilled, onrejected);
     }
-    return this.#data.sql<GroupRow>(compiled.sql, compiled.params, this.#options).then(onfulfilled, onrejected);
+    return this.#data
+      .sql<GroupRow>(compiled.sql, compiled.params, this.#options)
+      .then(onfulfilled, onrejected);
   }
 }

@@ -38,7 +38,8 @@ export function conditionText(field: string, op: string, value?: SqlParam | read
       return { text: `${path} ${op.toUpperCase()}`, params: [] };
     case 'in':
     case 'not in':
-      if (list.length === 0) throw new DataPlatformError(`where(${JSON.stringify(field)}, '${op}') needs values`);
+      if (list.length === 0)
+        throw new DataPlatformError(`where(${JSON.stringify(field)}, '${op}') needs values`);
       return { text: `${path} ${op.toUpperCase()} (${list.map(() => '?').join(', ')})`, params: list };
     case 'between':
       if (list.length !== 2) throw new DataPlatformError('between takes two values: [low, high]');
@@ -60,7 +61,9 @@ export function conditionText(field: string, op: string, value?: SqlParam | read
 export function quoteAlias(alias: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the check refuses.
   if (alias === '' || /["\u0000-\u001f]/.test(alias)) {
-    throw new DataPlatformError(`Invalid alias ${JSON.stringify(alias)}: use a name without double quotes or control characters`);
+    throw new DataPlatformError(
+      `Invalid alias ${JSON.stringify(alias)}: use a name without double quotes or control characters`,
+    );
   }
   return `"${alias}"`;
 }

@@ -70,7 +70,10 @@ describe('dp sql: run', () => {
   it('prints grouped rows as a table, columns in the order of the select list', async () => {
     seed();
     const result = await runCli(
-      ['sql', 'SELECT status, COUNT(*), SUM(total) AS revenue FROM orders GROUP BY status ORDER BY revenue DESC'],
+      [
+        'sql',
+        'SELECT status, COUNT(*), SUM(total) AS revenue FROM orders GROUP BY status ORDER BY revenue DESC',
+      ],
       { env: { ...api.env, NO_COLOR: '1' }, tty: { stdout: true, stderr: true } },
     );
     expect(result).toEqual({

@@ -1,8 +1,8 @@
 import { type CollectionQuery, groupPlan, isGroupedQuery, type SqlAggregate } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
-import type { QueryResult, QueryStore } from '../query.js';
 import { groupedStatement } from '../group-sql.js';
+import type { QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
 
@@ -50,8 +50,8 @@ export class PostgresQuerySql extends QuerySql {
       ? `jsonb_path_query_first(data, ${path}::jsonpath, '{}', true)`
       : `(data #> ${path}::text[])`;
     if (!this.#rowValues) return value;
-    let column = this.#rowValues.get(value);
-    if (!column) this.#rowValues.set(value, (column = `v${this.#rowValues.size}`));
+    const column = this.#rowValues.get(value) ?? `v${this.#rowValues.size}`;
+    this.#rowValues.set(value, column);
     return column;
   }
 
@@ -60,7 +60,11 @@ export class PostgresQuerySql extends QuerySql {
    * merging it into the grouping, so the paths are not read again for every use; and knowing nothing of the
    * computed values, the planner expects few groups and hashes them, rather than sorting every document.
    */
-  override groupSource<T>(collection: string, where: string | undefined, build: () => T): { from: string; value: T } {
+  override groupSource<T>(
+    collection: string,
+    where: string | undefined,
+    build: () => T,
+  ): { from: string; value: T } {
     const values = new Map<string, string>();
     this.#rowValues = values;
     let value: T;
@@ -69,7 +73,12 @@ export class PostgresQuerySql extends QuerySql {
     } finally {
       this.#rowValues = undefined;
     }
-    const columns = ['id', 'created_at', 'updated_at', ...[...values].map(([sql, name]) => `${sql} AS ${name}`)];
+    const columns = [
+      'id',
+      'created_at',
+      'updated_at',
+      ...[...values].map(([sql, name]) => `${sql} AS ${name}`),
+    ];
     const filter = `collection_id = ${collection}${where ? ` AND ${where}` : ''}`;
     return { from: `(SELECT ${columns.join(', ')} FROM documents WHERE ${filter} OFFSET 0) AS r`, value };
   }
@@ -241,7 +250,9 @@ export class PostgresQueries implements QueryStore {
         collection: builder.bind(collectionId ?? null),
         where: query.where && builder.where(query.where),
       });
-      const rows = await this.sql.unsafe<{ row: string }[]>(text, builder.params as never[], { prepare: false });
+      const rows = await this.sql.unsafe<{ row: string }[]>(text, builder.params as never[], {
+        prepare: false,
+      });
       return { rows: rows.map((r) => r.row) };
     }
     const counting = query.select.kind === 'count';

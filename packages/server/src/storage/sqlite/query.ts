@@ -7,8 +7,8 @@ import {
 } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
-import type { QueryResult, QueryStore } from '../query.js';
 import { groupedStatement } from '../group-sql.js';
+import type { QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import { SqliteCollections } from './collections.js';
 
