@@ -1,4 +1,4 @@
-import { type CollectionQuery, groupPlan, isGroupedQuery, type SqlAggregate } from '@dataplatform/contract';
+import { type CollectionQuery, groupPlan, isGroupedQuery } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import { groupedStatement } from '../group-sql.js';
@@ -7,8 +7,6 @@ import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
 
 const COLUMNS = 'id, data::text AS data, created_at AS "createdAt", updated_at AS "updatedAt"';
-/** The largest double: a SUM or AVG beyond it is no value, as in the contract (and float8 could not hold it). */
-const MAX_DOUBLE = '1.7976931348623157e308';
 
 /** A path for `jsonb_path_query_first`, told apart from a text[] path when it is bound. */
 class JsonPath {
@@ -20,6 +18,7 @@ export class PostgresQuerySql extends QuerySql {
   readonly params: unknown[] = [];
   protected readonly TRUE = 'true';
   protected readonly FALSE = 'false';
+  protected readonly COLUMNS = COLUMNS;
   /** Placeholders bound to a jsonpath rather than a text[] path. */
   readonly #jsonpaths = new Set<string>();
 
@@ -155,14 +154,6 @@ export class PostgresQuerySql extends QuerySql {
     ];
   }
 
-  /** The select list: whole rows, `json_build_object(key, value, …)` per row (keys in order), or count(*). */
-  select(query: CollectionQuery): string {
-    if (query.select.kind === 'all') return COLUMNS;
-    if (query.select.kind === 'count') return 'count(*) AS n';
-    if (query.select.kind === 'fields') return this.projection(query.select.fields);
-    throw new Error('Grouped queries are built by groupedStatement');
-  }
-
   projection(fields: readonly { path: readonly string[]; as: string }[]): string {
     const pairs = fields.map(({ path, as }) => {
       const field = this.field(path);
@@ -193,15 +184,18 @@ export class PostgresQuerySql extends QuerySql {
     return key;
   }
 
-  /** A number of the field, exact, or NULL. */
-  #number(field: FieldRef): string {
+  /** A number of the field, exact: numbers add exactly as numeric and are rounded to a double once. */
+  protected numberOf(field: FieldRef): string {
     if (field.kind !== 'json') return 'NULL::numeric';
     const json = this.json(field.path);
     return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN ${json}::numeric END)`;
   }
 
-  /** MIN or MAX in the list route's order: the extreme type rank first, then the extreme value of that rank. */
-  #extreme(fn: 'min' | 'max', field: FieldRef): string {
+  protected sumOf(fn: 'sum' | 'avg', numbers: string): string {
+    return `${fn}(${numbers})::float8`;
+  }
+
+  protected extreme(fn: 'min' | 'max', field: FieldRef): string {
     // Still an aggregate: without GROUP BY, a select list with no aggregate would answer a row per document.
     if (field.kind === 'missing') return `to_jsonb(${fn}(NULL::text))`;
     if (field.kind === 'column') return `to_jsonb(${fn}(${field.column} COLLATE "C"))`;
@@ -212,21 +206,6 @@ export class PostgresQuerySql extends QuerySql {
     const numbers = `${fn}(${when(2, `${json}::numeric`)})`;
     const strings = `${fn}(${when(3, `(${json} #>> '{}')`)} COLLATE "C")`;
     return `(CASE ${fn}(${rank}) WHEN 1 THEN to_jsonb(${booleans}) WHEN 2 THEN to_jsonb(${numbers}) WHEN 3 THEN to_jsonb(${strings}) END)`;
-  }
-
-  aggregate(aggregate: SqlAggregate, field: FieldRef | undefined): string {
-    if (!field) return 'count(*)';
-    switch (aggregate.fn) {
-      case 'count':
-        return `count(${aggregate.distinct ? 'DISTINCT ' : ''}${this.groupKey(field)})`;
-      // Numbers add exactly as numeric and are rounded to a double once.
-      case 'sum':
-      case 'avg':
-        return `(CASE WHEN abs(sum(${this.#number(field)})) <= ${MAX_DOUBLE} THEN ${aggregate.fn}(${this.#number(field)})::float8 END)`;
-      case 'min':
-      case 'max':
-        return this.#extreme(aggregate.fn, field);
-    }
   }
 
   groupRow(columns: readonly [string, string][]): string {

@@ -1,10 +1,4 @@
-import {
-  type CollectionQuery,
-  groupPlan,
-  isGroupedQuery,
-  likeTokens,
-  type SqlAggregate,
-} from '@dataplatform/contract';
+import { type CollectionQuery, groupPlan, isGroupedQuery, likeTokens } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import { groupedStatement } from '../group-sql.js';
@@ -14,8 +8,6 @@ import { SqliteCollections } from './collections.js';
 
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
 const NUMBER_TYPES = "('integer', 'real')";
-/** The largest double: a SUM or AVG beyond it (an infinity) is no value, as in the contract. */
-const MAX_DOUBLE = '1.7976931348623157e308';
 
 /**
  * A LIKE pattern as a GLOB pattern: GLOB is case-sensitive (SQLite's LIKE is not) and matches by character.
@@ -38,6 +30,7 @@ export class SqliteQuerySql extends QuerySql {
   #next = 0;
   protected readonly TRUE = '1';
   protected readonly FALSE = '0';
+  protected readonly COLUMNS = COLUMNS;
 
   bind(value: unknown): string {
     const name = `p${this.#next++}`;
@@ -95,14 +88,6 @@ export class SqliteQuerySql extends QuerySql {
     ];
   }
 
-  /** The select list: whole rows, `json_object(key, value, …)` per row, or count(*). */
-  select(query: CollectionQuery): string {
-    if (query.select.kind === 'all') return COLUMNS;
-    if (query.select.kind === 'count') return 'count(*) AS n';
-    if (query.select.kind === 'fields') return this.projection(query.select.fields);
-    throw new Error('Grouped queries are built by groupedStatement');
-  }
-
   projection(fields: readonly { path: readonly string[]; as: string }[]): string {
     const pairs = fields.map(({ path, as }) => {
       const field = this.field(path);
@@ -128,14 +113,17 @@ export class SqliteQuerySql extends QuerySql {
     return `json(CASE WHEN typeof(${key}) = 'blob' THEN ${key} ELSE json_quote(${key}) END)`;
   }
 
-  /** A number of the field as a double, or NULL: doubles make sum() compensate and never overflow. */
-  #number(field: FieldRef): string {
+  /** A number of the field as a double: doubles make sum() compensate and never overflow. */
+  protected numberOf(field: FieldRef): string {
     if (field.kind !== 'json') return 'NULL';
     return `(CASE WHEN json_type(data, ${field.path}) IN ${NUMBER_TYPES} THEN CAST(json_extract(data, ${field.path}) AS REAL) END)`;
   }
 
-  /** MIN or MAX in the list route's order: the extreme type rank first, then the extreme value of that rank. */
-  #extreme(fn: 'min' | 'max', field: FieldRef): string {
+  protected sumOf(fn: 'sum' | 'avg', numbers: string): string {
+    return `${fn}(${numbers})`;
+  }
+
+  protected extreme(fn: 'min' | 'max', field: FieldRef): string {
     // Still an aggregate: without GROUP BY, a select list with no aggregate would answer a row per document.
     if (field.kind === 'missing') return `${fn}(NULL)`;
     if (field.kind === 'column') return `json_quote(${fn}(${field.column}))`;
@@ -143,21 +131,6 @@ export class SqliteQuerySql extends QuerySql {
     const rank = `(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 END)`;
     const of = (r: number) => `${fn}(CASE WHEN ${rank} = ${r} THEN json_extract(data, ${field.path}) END)`;
     return `json(CASE ${fn}(${rank}) WHEN 1 THEN (CASE ${of(1)} WHEN 1 THEN 'true' ELSE 'false' END) WHEN 2 THEN json_quote(${of(2)}) WHEN 3 THEN json_quote(${of(3)}) END)`;
-  }
-
-  aggregate(aggregate: SqlAggregate, field: FieldRef | undefined): string {
-    if (!field) return 'count(*)';
-    switch (aggregate.fn) {
-      case 'count':
-        return `count(${aggregate.distinct ? 'DISTINCT ' : ''}${this.groupKey(field)})`;
-      case 'sum':
-        return `(CASE WHEN abs(sum(${this.#number(field)})) <= ${MAX_DOUBLE} THEN sum(${this.#number(field)}) END)`;
-      case 'avg':
-        return `(CASE WHEN abs(sum(${this.#number(field)})) <= ${MAX_DOUBLE} THEN avg(${this.#number(field)}) END)`;
-      case 'min':
-      case 'max':
-        return this.#extreme(aggregate.fn, field);
-    }
   }
 
   groupRow(columns: readonly [string, string][]): string {
