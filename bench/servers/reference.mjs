@@ -27,10 +27,11 @@ const options = {
   limited: { rateLimits: { free: OUT_OF_REACH, starter: OUT_OF_REACH, pro: OUT_OF_REACH, enterprise: null } },
   off: { unauthenticatedCluster: OPEN_CLUSTER },
   'no-cluster-checks': { clusterChecks: false },
+  'no-metering': { metering: false },
 }[mode];
 if (!options)
   throw new Error(
-    `reference server: BENCH_AUTH must be unset, "limited", "off" or "no-cluster-checks", not "${mode}"`,
+    `reference server: BENCH_AUTH must be unset, "limited", "off", "no-cluster-checks" or "no-metering", not "${mode}"`,
   );
 const server = await startServer(
   { port: 0, host: '127.0.0.1', dataDir, logLevel: 'warn', redisUrl: undefined },

@@ -15,6 +15,8 @@ const external = [
   '@fastify/swagger',
   '@fastify/swagger-ui',
   '@zxcvbn-ts/language-common',
+  // Payments, loaded with the first Stripe call (services/stripe-payments.ts).
+  'stripe',
   // Fastify's default schema compilers: never loaded, since the server gives Fastify its own (contract-validation.ts).
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { newBatchCommand } from './commands/batch/batch.js';
+import { newBillingCommand } from './commands/billing/index.js';
 import { newClustersCommand } from './commands/clusters/index.js';
 import { withExamples } from './commands/command.js';
 import { newCompletionCommand } from './commands/completion/completion.js';
@@ -77,6 +78,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newJobsCommand(f))
     .addCommand(newKeysCommand(f))
     .addCommand(newClustersCommand(f))
+    .addCommand(newBillingCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))

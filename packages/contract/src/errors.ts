@@ -56,6 +56,12 @@ export const errorCodes = {
     message: 'Invalid e-mail or password',
     description: 'Sign-in failed; unknown e-mail and wrong password answer alike.',
   },
+  payment_required: {
+    status: 402,
+    message: 'Payment required',
+    description:
+      'The account is `suspended` (a payg account whose credits ran out): data-plane writes are refused until credits are added; reads still work.',
+  },
   insufficient_scope: {
     status: 403,
     message: 'Insufficient permissions for operation',

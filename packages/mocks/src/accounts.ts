@@ -1,4 +1,9 @@
-import { allowlistUpdate, checkAllowlistAccess, RESET_LINK_MINUTES } from '@dataplatform/contract';
+import {
+  allowlistUpdate,
+  checkAllowlistAccess,
+  RESET_LINK_MINUTES,
+  rateTierOf,
+} from '@dataplatform/contract';
 import { ApiError } from './answers.js';
 import { ClusterModel } from './clusters.js';
 import { DeviceModel } from './devices.js';
@@ -249,13 +254,15 @@ export class AccountModel {
   /** The billing account as the API shows it. */
   billing(userId: string) {
     const { billing } = this.#byId(userId);
+    const now = Date.now();
     return {
       _id: billing.id,
       plan: billing.plan,
       credits: 0,
-      trialActive: Date.parse(billing.trialExpiresAt) > Date.now(),
+      trialActive: Date.parse(billing.trialExpiresAt) > now,
       trialExpiresAt: billing.trialExpiresAt,
       status: 'active',
+      tier: rateTierOf({ ...billing, enterprise: false }, now),
     };
   }
 
@@ -263,15 +270,7 @@ export class AccountModel {
     const user = this.#byId(userId);
     user.billing.plan = plan;
     this.#log(user, 'plan.selected', client, { plan });
-    const trialActive = Date.parse(user.billing.trialExpiresAt) > Date.now();
-    return {
-      _id: user.billing.id,
-      plan,
-      credits: 0,
-      trialActive,
-      trialExpiresAt: user.billing.trialExpiresAt,
-      status: 'active',
-    };
+    return this.billing(userId);
   }
 
   activity(userId: string, limit: number, skip: number) {

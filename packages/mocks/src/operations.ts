@@ -1,6 +1,7 @@
 import type { RouteId } from '@dataplatform/contract';
 import { accountOperations } from './account-operations.js';
 import { batchOperations } from './batch-operation.js';
+import { billingOperations } from './billing-operations.js';
 import { clusterOperations, memberOperations } from './cluster-operations.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { importOperations } from './import-operations.js';
@@ -22,4 +23,5 @@ export const operations: Record<RouteId, Operation> = {
   ...keyOperations,
   ...clusterOperations,
   ...memberOperations,
+  ...billingOperations,
 };

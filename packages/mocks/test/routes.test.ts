@@ -79,7 +79,10 @@ async function accountBody(
       return { token: mocks.outbox().at(-1)!.resetToken, password: 'a fresh long password' };
     }
     case 'auth.planChoice':
+    case 'billing.setPlan':
       return { plan: 'team' };
+    case 'billing.checkout':
+      return { credits: 500 };
     case 'keys.create':
     case 'robots.keys.create':
       return { name: 'route check', scopes: ['data:read'] };
@@ -244,6 +247,10 @@ describe('the route table', () => {
         if (route.tag === 'clusters') ({ path, json } = await clusterCall(route, user, headers!));
         if (route.tag === 'keys' || route.tag === 'robots')
           path = route.path.replace('{id}', await ownedId(route.tag, headers));
+        if (route.id === 'billing.invoices.get') {
+          const list = await call('GET', '/api/billing/invoices', { key: null, headers });
+          path = route.path.replace('{id}', list.body.data[0]._id);
+        }
         if (route.id === 'auth.googleCallback' || route.id === 'auth.githubCallback')
           path += '?code=c&state=s';
         if (route.id === 'webauthn.delete') {

@@ -15,6 +15,7 @@ import { type HeaderSource, isStreamBody, type RawResponse, type Transport } fro
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Auth } from './resources/auth.js';
+import { Billing } from './resources/billing.js';
 import { Clusters } from './resources/clusters.js';
 import { Data } from './resources/data.js';
 import { Jobs } from './resources/jobs.js';
@@ -87,6 +88,8 @@ export class DataPlatform {
   readonly robots: Robots;
   /** Clusters, their members and invitations: `/api/clusters/*`. */
   readonly clusters: Clusters;
+  /** The billing account: plan, usage, invoices and payments, `/api/billing/*`. */
+  readonly billing: Billing;
   /** Webhook subscriptions, deliveries and attempts: `/api/v1/data/webhooks`. */
   readonly webhooks: Webhooks;
 
@@ -135,6 +138,7 @@ export class DataPlatform {
     this.keys = new Keys(this);
     this.robots = new Robots(this);
     this.clusters = new Clusters(this);
+    this.billing = new Billing(this);
     this.webhooks = new Webhooks(this);
   }
 

@@ -18,7 +18,15 @@ export type ActivityEntry = {
     | 'ip_allowlist.updated'
     | 'identity.linked'
     | 'passkey.added'
-    | 'passkey.removed';
+    | 'passkey.removed'
+    | 'billing.trial_ending'
+    | 'billing.trial_ended'
+    | 'billing.suspended'
+    | 'billing.credits_added'
+    | 'billing.subscribed'
+    | 'billing.subscription_ended'
+    | 'billing.payment_failed'
+    | 'billing.payment_succeeded';
   createdAt: string;
   ip: string;
   userAgent: string | null;
@@ -117,7 +125,14 @@ export type BillingAccount = {
   credits: number;
   trialActive: boolean;
   trialExpiresAt: string | null;
-  status: string;
+  status: 'active' | 'past_due' | 'suspended' | 'canceled';
+  tier: 'free' | 'starter' | 'pro' | 'enterprise';
+};
+
+/** A request for a Checkout page. */
+export type CheckoutRequest = {
+  plan?: 'starter' | 'team' | 'payg' | undefined;
+  credits?: number | undefined;
 };
 
 /** A cluster. */
@@ -207,7 +222,8 @@ export type CurrentSession = {
     credits: number;
     trialActive: boolean;
     trialExpiresAt: string | null;
-    status: string;
+    status: 'active' | 'past_due' | 'suspended' | 'canceled';
+    tier: 'free' | 'starter' | 'pro' | 'enterprise';
   } | null;
 };
 
@@ -246,6 +262,7 @@ export type ErrorCode =
   | 'key_paused'
   | 'session_expired'
   | 'invalid_credentials'
+  | 'payment_required'
   | 'insufficient_scope'
   | 'ip_blocked'
   | 'forbidden'
@@ -287,6 +304,34 @@ export type Invitation = {
 
 /** A request to invite someone to a cluster. */
 export type InvitationCreate = { email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' };
+
+/** An invoice. */
+export type Invoice = {
+  _id: string;
+  period: { start: string; end: string };
+  lines: { description: string; quantity: number; unitAmount: number; amount: number }[];
+  total: number;
+  currency: 'usd';
+  status: 'draft' | 'open' | 'paid';
+};
+
+/** A line of an invoice. */
+export type InvoiceLine = { description: string; quantity: number; unitAmount: number; amount: number };
+
+/** A page of invoices. */
+export type InvoiceList = {
+  data: {
+    _id: string;
+    period: { start: string; end: string };
+    lines: { description: string; quantity: number; unitAmount: number; amount: number }[];
+    total: number;
+    currency: 'usd';
+    status: 'draft' | 'open' | 'paid';
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
 
 /** The IP allowlist as the API answers it. */
 export type IpAllowlist = { entries: string[]; clientIp: string };
@@ -373,6 +418,9 @@ export type PasswordReset = { reset: true; sessionsEnded: number };
 /** A plan of a billing account. */
 export type Plan = 'free' | 'starter' | 'team' | 'payg';
 
+/** A payment provider's page. */
+export type RedirectUrl = { url: string };
+
 /** Answer of forgot-password. */
 export type ResetRequested = { accepted: true };
 
@@ -451,6 +499,30 @@ export type StoredDocument<T extends object = Record<string, unknown>> = T & {
   _id: string;
   _createdAt: string;
   _updatedAt: string;
+};
+
+/** A day of usage. */
+export type UsageDay = {
+  date: string;
+  clusterId: string;
+  requests: number;
+  documents: number;
+  storageBytes: number;
+  functionInvocations: number;
+  webhookDeliveries: number;
+};
+
+/** The usage list. */
+export type UsageList = {
+  data: {
+    date: string;
+    clusterId: string;
+    requests: number;
+    documents: number;
+    storageBytes: number;
+    functionInvocations: number;
+    webhookDeliveries: number;
+  }[];
 };
 
 /** A user, as answers carry it. */

@@ -21,6 +21,7 @@ import { createMailer } from './mail/mailer.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { batchHandlers } from './routes/batch.js';
+import { billingHandlers } from './routes/billing.js';
 import { clusterHandlers, memberHandlers } from './routes/clusters.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
@@ -39,6 +40,7 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { type BillingRuntime, openBilling } from './services/billing-runtime.js';
 import { ClusterDeletions } from './services/cluster-deletions.js';
 import { ClusterMembers } from './services/cluster-members.js';
 import { ClusterService } from './services/clusters.js';
@@ -64,6 +66,8 @@ declare module 'fastify' {
     webhooks: WebhookRuntime;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
+    /** Billing's services, its usage meter and its periodic tasks. */
+    billing: BillingRuntime;
   }
 }
 
@@ -158,13 +162,24 @@ export async function buildApp(
     await resets.drain();
     mailer.close();
   });
-  const webhooks = await openWebhooks(config, storage, app.log, options.clock);
+  const billing = openBilling(app, config, storage, activity, options, publicUrl);
+  app.decorate('billing', billing);
+  const meter = billing.meter;
+  const webhooks = await openWebhooks(
+    config,
+    storage,
+    app.log,
+    options.clock,
+    meter ? (clusterId) => meter.count(clusterId, 'webhookDeliveries') : undefined,
+  );
   app.decorate('webhooks', webhooks);
   app.addHook('preClose', (done) => {
     webhooks.streams.closeAll();
     done();
   });
   app.addHook('onClose', async () => webhooks.close());
+  // After the webhook worker stopped: its last attempts are counted too.
+  app.addHook('onClose', async () => billing.meter?.close());
 
   const deletions = new ClusterDeletions(storage, app.log);
   app.decorate('clusterDeletions', deletions);
@@ -199,12 +214,14 @@ export async function buildApp(
       ),
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
+      ...billingHandlers(billing.service, billing.payments),
     },
     {
       auth,
       requireSession: sessions.requireSession,
       ipAllowlist,
-      ownBodyLimit: config.batchBodyLimit,
+      // The batch route's limit is a setting (DATAPLATFORM_BATCH_BODY_LIMIT); Stripe's webhook keeps its own.
+      ownBodyLimits: { 'data.batch': config.batchBodyLimit },
     },
   );
   return app;

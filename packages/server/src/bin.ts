@@ -4,6 +4,12 @@ import module from 'node:module';
 // On Node 22.1 and later the compiled bundle is kept on disk between starts (most of what a start spends is V8
 // compiling it); Node 20 has no such cache and skips this. The server is imported only after it is enabled.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+// Operator commands run against the server's database and exit; anything else starts the server.
+if (process.argv[2] === 'credits') {
+  const { runCreditsCommand } = await import('./operator/credits.js');
+  process.exit(await runCreditsCommand(process.argv.slice(3)));
+}
 const { startServer } = await import('./server.js');
 
 const server = await startServer().catch((error: Error) => {

@@ -1,6 +1,7 @@
 import { Resolver } from 'node:dns';
-import { BATCH_BODY_LIMIT, parseAllowlistEntry } from '@dataplatform/contract';
+import { BATCH_BODY_LIMIT, type PriceTable, parseAllowlistEntry } from '@dataplatform/contract';
 import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
+import { loadPaymentSettings, loadPrices, type PaymentSettings } from './billing-settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from './webhooks/schedule.js';
 
 /** Per-address limits of the sign-in, sign-up and password-reset routes, and the lock after failed sign-ins. */
@@ -80,6 +81,10 @@ export interface ServerConfig {
   webhookPollInterval: number;
   /** Deliveries each instance sends at once. */
   webhookConcurrency: number;
+  /** What the server charges (`DATAPLATFORM_PRICES`, JSON merged over the documented defaults). */
+  prices: PriceTable;
+  /** Stripe: payments are on only when both its secret key and its webhook secret are set. */
+  payments: PaymentSettings;
   /** DNS servers that resolve receivers' names (`192.0.2.53`, `[2001:db8::53]:53`); the system's when empty. */
   webhookDnsServers: string[];
   /** Longest a lookup of a receiver's name may take, in milliseconds. */
@@ -195,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       integer(env.DATAPLATFORM_WEBHOOK_CONCURRENCY, 32, 'DATAPLATFORM_WEBHOOK_CONCURRENCY'),
     ),
     webhookDnsServers: dnsServers(env.DATAPLATFORM_WEBHOOK_DNS_SERVERS),
+    prices: loadPrices(env.DATAPLATFORM_PRICES),
+    payments: loadPaymentSettings(env),
     webhookDnsTimeout: Math.max(
       1,
       integer(env.DATAPLATFORM_WEBHOOK_DNS_TIMEOUT, 5000, 'DATAPLATFORM_WEBHOOK_DNS_TIMEOUT'),

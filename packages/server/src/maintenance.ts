@@ -2,11 +2,11 @@ import { IDEMPOTENCY_WINDOW_MS } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from './storage/types.js';
 
-/** A periodic task: its name, how often it runs across all instances, and its work. */
-interface Task {
+/** A periodic task: its name, how often it runs across all instances, and its work at the time of the tick. */
+export interface Task {
   name: string;
   everyMs: number;
-  run(storage: Storage): Promise<unknown>;
+  run(storage: Storage, now: Date): Promise<unknown>;
 }
 
 /** How long finished webhook deliveries, their attempts and their events stay listed. */
@@ -57,15 +57,17 @@ export class Maintenance {
     private readonly storage: Storage,
     private readonly log: FastifyBaseLogger,
     private readonly tickMs = 30_000,
+    /** Tasks of areas that need more than storage (billing's), run after the built-in ones. */
+    private readonly areaTasks: readonly Task[] = [],
   ) {}
 
   /** Claims and runs every due task once; returns the names of the tasks this instance ran. */
   async tick(now = new Date()): Promise<string[]> {
     const ran: string[] = [];
-    for (const task of TASKS) {
+    for (const task of [...TASKS, ...this.areaTasks]) {
       const next = new Date(now.getTime() + task.everyMs).toISOString();
       if (!(await this.storage.tasks.claim(task.name, now.toISOString(), next))) continue;
-      await task.run(this.storage);
+      await task.run(this.storage, now);
       ran.push(task.name);
     }
     return ran;

@@ -20,8 +20,12 @@ export interface ServerOptions {
   rateLimits?: Readonly<Record<RateTier, number | null>>;
   /** How often the usage history is written, in milliseconds (default 100). */
   usageFlushIntervalMs?: number;
-  /** The clock of the webhook machinery (tests move it forward). */
+  /** The clock of the webhook machinery and of billing (tests move it forward). */
   clock?: Clock;
+  /** Benchmarks only: false turns usage metering off, so that `GET` can be measured with and without it. */
+  metering?: boolean;
+  /** How often metered usage is written, in milliseconds (default 1000). */
+  meteringFlushIntervalMs?: number;
   /** PostgreSQL: how long this instance trusts an answer about a cluster's subscriptions (default 500 ms). */
   presenceLeaseMs?: number;
 }

@@ -56,7 +56,7 @@ export async function startServer(
   // A production deployment never gets an all-scopes account it did not ask for.
   const devAccount =
     config.mode === 'development' ? await ensureDevAccount(storage, config.dataDir, url) : null;
-  const maintenance = new Maintenance(storage, app.log);
+  const maintenance = new Maintenance(storage, app.log, undefined, app.billing.tasks.tasks());
   maintenance.start();
   app.webhooks.worker?.start();
   return {

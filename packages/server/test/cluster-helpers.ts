@@ -19,7 +19,7 @@ export function asUser(
 /** A signed-up user on `plan`. */
 export async function userOn(t: TestServer, plan: string): Promise<SignedUp> {
   const who = await signUp(t);
-  await t.server.storage.accounts.setPlan(who.user._id, plan);
+  await t.server.storage.accounts.setPlan(who.user._id, plan, new Date().toISOString());
   return who;
 }
 

@@ -15,7 +15,7 @@ forEachEngine(
     /** A signed-up user on `plan`. */
     const userOn = async (plan: string) => {
       const who = await signUp(t);
-      await t.server.storage.accounts.setPlan(who.user._id, plan);
+      await t.server.storage.accounts.setPlan(who.user._id, plan, new Date().toISOString());
       return who;
     };
     const create = async (who: SignedUp, body: unknown) => {

@@ -116,10 +116,10 @@ describe.each(availableEngines())('authentication cache on %s', (engine) => {
   it('forgets cached keys when the owner’s plan changes, and answers the new tier', async () => {
     const keyId = await account.newKey();
     expect((await cached(keyId)).tier).toBe('free');
-    await storage.accounts.setPlan(account.userId, 'team');
+    await storage.accounts.setPlan(account.userId, 'team', new Date().toISOString());
     expect(storage.keys.cachedForAuth(keyId)).toBeUndefined();
     expect((await cached(keyId)).tier).toBe('pro');
-    await storage.accounts.setPlan(account.userId, 'free');
+    await storage.accounts.setPlan(account.userId, 'free', new Date().toISOString());
   });
 
   it('forgets cached keys when an account is created', async () => {
@@ -199,7 +199,7 @@ describe.skipIf(!inject('postgresUrl'))('authentication cache across instances o
   it('forgets on one instance a plan changed through the other', async () => {
     const keyId = await account.newKey();
     expect((await cachedBy(a, keyId)).tier).toBe('free');
-    await b.accounts.setPlan(account.userId, 'team');
+    await b.accounts.setPlan(account.userId, 'team', new Date().toISOString());
     expect(a.keys.cachedForAuth(keyId)).toBeUndefined();
     expect((await cachedBy(a, keyId)).tier).toBe('pro');
   });

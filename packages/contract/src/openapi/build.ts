@@ -290,6 +290,7 @@ export function buildOpenApiDocument(): JsonSchema {
       { name: 'keys', description: 'API keys: life cycle and usage history' },
       { name: 'robots', description: 'Service accounts that own API keys' },
       { name: 'webhooks', description: 'Subscriptions to document events, their deliveries and attempts' },
+      { name: 'billing', description: 'Plan, trial, usage, invoices, credits and payments' },
     ],
     paths,
     components: components(),

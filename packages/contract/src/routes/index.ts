@@ -1,6 +1,8 @@
 import type { ErrorCode } from '../errors.js';
+import { clusterActionOf } from '../semantics/cluster-access.js';
 import { authRoutes } from './auth.js';
 import { batchRoutes } from './batch.js';
+import { billingRoutes } from './billing.js';
 import { clusterRoutes, memberRoutes } from './clusters.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
@@ -16,6 +18,7 @@ import { webhookRoutes } from './webhooks.js';
 
 export { authRoutes } from './auth.js';
 export { batchRoutes } from './batch.js';
+export { billingRoutes, STRIPE_WEBHOOK_BODY_LIMIT } from './billing.js';
 export { clusterRoutes, memberRoutes } from './clusters.js';
 export { dataRoutes } from './data.js';
 export { deviceRoutes } from './device.js';
@@ -44,6 +47,7 @@ export const routes: readonly RouteDefinition[] = [
   ...jobsRoutes,
   ...clusterRoutes,
   ...memberRoutes,
+  ...billingRoutes,
   ...keysRoutes,
   ...robotsRoutes,
   ...webhookRoutes,
@@ -64,6 +68,7 @@ export type RouteId =
   | (typeof jobsRoutes)[number]['id']
   | (typeof clusterRoutes)[number]['id']
   | (typeof memberRoutes)[number]['id']
+  | (typeof billingRoutes)[number]['id']
   | (typeof keysRoutes)[number]['id']
   | (typeof robotsRoutes)[number]['id']
   | (typeof webhookRoutes)[number]['id'];
@@ -85,11 +90,14 @@ const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
 
 /**
  * Every error code a route can answer with: its own, those of its credential kind, those its shape implies (a JSON
- * body can be malformed, too large or of another media type; a path segment too long), and those of any request
+ * body can be malformed, too large or of another media type; a path segment too long; a data write can meet a
+ * suspended account), and those of any request
  * (a malformed URL is a `validation_error`, oversized headers `headers_too_large`, and `internal_error`).
  */
 export function errorsOf(route: RouteDefinition): ErrorCode[] {
   const implied: ErrorCode[] = ['validation_error'];
+  // A data write of a suspended account (payg, out of credits); reads still work.
+  if (route.auth === 'data' && clusterActionOf(route) === 'data') implied.push('payment_required');
   if (route.params) implied.push('uri_too_long');
   if (route.body) implied.push('invalid_json', 'invalid_body', 'payload_too_large', 'unsupported_media_type');
   return [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RATE_TIERS } from '../rate-limits.js';
 import { Timestamp } from './common.js';
 
 /** A person who signs in. */
@@ -38,15 +39,25 @@ export const Cluster = z
 /** Plans of a billing account. */
 export const PLANS = ['free', 'starter', 'team', 'payg'] as const;
 
+/**
+ * States of a billing account: `suspended` is a payg account out of credits (its data-plane writes answer 402
+ * `payment_required`); `past_due` and `canceled` come from the payment provider.
+ */
+export const BILLING_STATUSES = ['active', 'past_due', 'suspended', 'canceled'] as const;
+
 /** The billing side of an account. */
 export const BillingAccount = z
   .object({
     _id: z.string(),
     plan: z.enum(PLANS),
-    credits: z.number().meta({ description: 'Available credits, in cents' }),
+    credits: z.number().int().meta({ description: 'Available credits, in cents' }),
     trialActive: z.boolean(),
     trialExpiresAt: Timestamp.nullable(),
-    status: z.string(),
+    status: z.enum(BILLING_STATUSES),
+    tier: z.enum(RATE_TIERS).meta({
+      description:
+        "The rate-limit tier of the account's keys: free; starter (the starter plan, or any plan during a trial); pro (team, payg); enterprise (set by an operator)",
+    }),
   })
   .meta({ id: 'BillingAccount', description: 'Plan, credits and trial of an account.' });
 

@@ -17,6 +17,14 @@ export const ACTIVITY_ACTIONS = [
   'identity.linked',
   'passkey.added',
   'passkey.removed',
+  'billing.trial_ending',
+  'billing.trial_ended',
+  'billing.suspended',
+  'billing.credits_added',
+  'billing.subscribed',
+  'billing.subscription_ended',
+  'billing.payment_failed',
+  'billing.payment_succeeded',
 ] as const;
 
 /** An action of the activity log. */

@@ -13,6 +13,7 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
+  PaymentRequiredError,
   PermissionDeniedError,
   PreconditionRequiredError,
   RateLimitError,
@@ -27,6 +28,7 @@ describe('APIError.generate', () => {
   it.each([
     [400, BadRequestError],
     [401, AuthenticationError],
+    [402, PaymentRequiredError],
     [403, PermissionDeniedError],
     [404, NotFoundError],
     [405, MethodNotAllowedError],

@@ -90,6 +90,10 @@ export class BadRequestError extends APIError<400, Headers> {
 export class AuthenticationError extends APIError<401, Headers> {
   override name = 'AuthenticationError';
 }
+/** 402: the account is out of credits (`payment_required`): data writes wait for credits; reads still work. */
+export class PaymentRequiredError extends APIError<402, Headers> {
+  override name = 'PaymentRequiredError';
+}
 /** 403: the credential lacks a scope, or the address is blocked. */
 export class PermissionDeniedError extends APIError<403, Headers> {
   override name = 'PermissionDeniedError';
@@ -183,6 +187,7 @@ type StatusClass = new (
 const STATUS_CLASSES: Record<number, StatusClass | undefined> = {
   400: BadRequestError as StatusClass,
   401: AuthenticationError as StatusClass,
+  402: PaymentRequiredError as StatusClass,
   403: PermissionDeniedError as StatusClass,
   404: NotFoundError as StatusClass,
   405: MethodNotAllowedError as StatusClass,

@@ -1,5 +1,6 @@
 import {
   type ClusterAction,
+  checkBillingAllows,
   checkClusterAccess,
   effectiveScopes,
   keyHasExpired,
@@ -109,6 +110,8 @@ export class Authenticator {
     }
     // A key can do no more than its owner's role in the cluster allows now (a demoted member's keys follow).
     if (this.clusterChecks) rejectViolation(checkClusterAccess(stored.clusterRole!, action));
+    // Reads still work for a suspended account, so that its owner can see and take out their data.
+    rejectViolation(checkBillingAllows(stored.billingStatus, action));
     return { kind: 'key', key: stored, clusterId: stored.clusterId };
   }
 }

@@ -21,6 +21,7 @@ export class OpenAccess extends Authenticator {
         keyId: 'open-access',
         clusterId,
         clusterStatus: 'running',
+        billingStatus: 'active',
         clusterRole: 'owner',
         scopes: [...SCOPES],
         status: 'active',

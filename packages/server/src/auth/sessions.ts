@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type ClusterAction, checkClusterAccess, rateTierOf } from '@dataplatform/contract';
+import {
+  type ClusterAction,
+  checkBillingAllows,
+  checkClusterAccess,
+  rateTierOf,
+} from '@dataplatform/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
@@ -141,6 +146,7 @@ export class Sessions {
     const tier = session.billing ? rateTierOf(session.billing) : 'free';
     applyRateDecision(reply, await this.limiter.consume(`user:${session.userId}`, tier));
     rejectViolation(checkClusterAccess(session.cluster.role, action));
+    rejectViolation(checkBillingAllows(session.cluster.billingStatus, action));
     return { kind: 'session', userId: session.userId, sessionId: session.id, clusterId: session.cluster.id };
   }
 }

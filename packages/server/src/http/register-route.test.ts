@@ -90,7 +90,7 @@ function deps(): RouteDeps & {
     ipAllowlist: vi.fn(async (request: { headers: Record<string, unknown> }) => {
       if (request.headers['x-from'] !== 'allowed') throw new ApiError('ip_blocked');
     }),
-    ownBodyLimit: 16,
+    ownBodyLimits: { 'things.upload': 16 },
   };
 }
 
@@ -228,6 +228,14 @@ describe('registerRoute', () => {
     expect(taken.statusCode).toBe(202);
     expect(taken.json()).toEqual({ text: '{"a":1}' });
     const tooLarge = await served.inject({ method: 'POST', url: '/uploads', payload: `"${'x'.repeat(32)}"` });
+    expect(tooLarge.statusCode).toBe(413);
+  });
+
+  it("keeps the contract's own body limit of a route the configuration does not set", async () => {
+    const served = await serve({ ...deps(), ownBodyLimits: {} });
+    const taken = await served.inject({ method: 'POST', url: '/uploads', payload: `"${'x'.repeat(32)}"` });
+    expect(taken.statusCode).toBe(202);
+    const tooLarge = await served.inject({ method: 'POST', url: '/uploads', payload: `"${'x'.repeat(64)}"` });
     expect(tooLarge.statusCode).toBe(413);
   });
 });

@@ -15,8 +15,11 @@ export interface RouteDeps {
   requireSession: onRequestHookHandler;
   /** The account's IP allowlist: runs on `ipGuarded` routes after the credential check, before the body is read. */
   ipAllowlist: onRequestHookHandler;
-  /** The body limit of routes whose contract entry names one of their own (`bodyLimit`). */
-  ownBodyLimit: number;
+  /**
+   * Body limits the server's configuration sets in place of a route's own (`bodyLimit` in its contract entry), by
+   * route id; any other route with a limit of its own keeps the contract's.
+   */
+  ownBodyLimits: Readonly<Record<string, number>>;
 }
 
 /** How a route's body is read, from its contract entry. */
@@ -75,7 +78,7 @@ export function registerRoute(
   scope.route({
     method: route.method,
     url: route.path.replace(/\{(\w+)\}/g, ':$1'),
-    ...(mode === 'text' ? { bodyLimit: deps.ownBodyLimit } : {}),
+    ...(mode === 'text' ? { bodyLimit: deps.ownBodyLimits[route.id] ?? route.bodyLimit } : {}),
     onRequest: credentialHooks(route, deps),
     handler: async (request, reply) => {
       const params = routeParams(route, request.params);

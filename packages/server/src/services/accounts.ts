@@ -1,4 +1,4 @@
-import type { PLANS } from '@dataplatform/contract';
+import { type BillingAccount, rateTierOf, TRIAL_DAYS } from '@dataplatform/contract';
 import type { AuthLimiter } from '../auth/auth-limits.js';
 import { slowdownMs } from '../auth/auth-limits.js';
 import type { ClientInfo } from '../auth/client.js';
@@ -12,8 +12,7 @@ import type { BillingRecord, UserRecord } from '../storage/accounts.js';
 import type { Storage } from '../storage/types.js';
 import type { ActivityLog } from './activity.js';
 
-/** Length of the trial a new account starts with. */
-export const TRIAL_DAYS = 14;
+export { TRIAL_DAYS };
 
 /** A user as the API shows them. */
 export function userAnswer(user: UserRecord) {
@@ -21,14 +20,15 @@ export function userAnswer(user: UserRecord) {
 }
 
 /** A billing account as the API shows it. */
-export function billingAnswer(billing: BillingRecord, now = Date.now()) {
+export function billingAnswer(billing: BillingRecord, now = Date.now()): BillingAccount {
   return {
     _id: billing.id,
-    plan: billing.plan as (typeof PLANS)[number],
+    plan: billing.plan as BillingAccount['plan'],
     credits: billing.credits,
     trialActive: billing.trialExpiresAt !== null && Date.parse(billing.trialExpiresAt) > now,
     trialExpiresAt: billing.trialExpiresAt,
-    status: billing.status,
+    status: billing.status as BillingAccount['status'],
+    tier: rateTierOf(billing, now),
   };
 }
 
@@ -202,7 +202,7 @@ export class AccountService {
 
   /** Switches the plan; the enterprise tier is an operator's decision and not on offer here. */
   async choosePlan(userId: string, plan: string, client: ClientInfo) {
-    const billing = await this.storage.accounts.setPlan(userId, plan);
+    const billing = await this.storage.accounts.setPlan(userId, plan, new Date().toISOString());
     if (!billing) throw new Error(`User ${userId} has no billing account`);
     await this.activity.record(userId, 'plan.selected', client, { plan });
     return billingAnswer(billing);

@@ -37,8 +37,11 @@ export interface AccountStore {
   findByEmail(email: string): Promise<UserCredentials | null>;
   findUser(userId: string): Promise<UserRecord | null>;
   billing(userId: string): Promise<BillingRecord | null>;
-  /** Switches the user's billing account to `plan`; returns it, or null when the user has none. */
-  setPlan(userId: string, plan: string): Promise<BillingRecord | null>;
+  /**
+   * Switches the user's billing account to `plan` and keeps the change, made at `changedAt`, in its plan history;
+   * returns the account, or null when the user has none.
+   */
+  setPlan(userId: string, plan: string, changedAt: string): Promise<BillingRecord | null>;
   /** The IP allowlist of the user; empty when none is set. */
   ipAllowlist(userId: string): Promise<string[]>;
   setIpAllowlist(userId: string, entries: readonly string[], now: string): Promise<void>;

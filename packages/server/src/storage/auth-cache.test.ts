@@ -26,6 +26,7 @@ const row = (billing: Partial<KeyAuthRow['billing']> = {}): KeyAuthRow => ({
   keyId: 'k1',
   clusterId: 'c1',
   clusterStatus: 'running',
+  billingStatus: 'active',
   clusterRole: 'owner',
   scopes: ['data:read'],
   status: 'active',

@@ -2,8 +2,9 @@ import { rateTierOf } from '@dataplatform/contract';
 import type { KeyAuthRow, StoredKey } from './keys.js';
 
 /**
- * How the instances of one database tell each other of writes that change what authentication decides. SQLite has
- * one writer, this process, so it hears everything; PostgreSQL has other instances and uses LISTEN/NOTIFY.
+ * How the instances of one database tell each other of writes that change what authentication decides. On SQLite
+ * the server is the one instance, but an operator command may write the same file (`sqlite/auth-changes.ts`);
+ * PostgreSQL has other instances and uses LISTEN/NOTIFY.
  */
 export interface AuthChanges {
   /** Longest an answer may be trusted: a bound for changes that could go unheard (a writer that died mid-way). */

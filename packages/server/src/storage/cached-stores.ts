@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import { AuthCache } from './auth-cache.js';
+import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
 import type { EngineKeyStore, KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from './keys.js';
 import type { RobotStore } from './robots.js';
@@ -11,12 +12,15 @@ import type { EngineStorage, Storage } from './types.js';
  */
 export function withAuthCache(engine: EngineStorage): Storage {
   const cache = new AuthCache(engine.authChanges);
-  const { authChanges, keys, accounts, robots, clusters, close, ...stores } = engine;
+  const { authChanges, keys, accounts, billing, robots, clusters, close, ...stores } = engine;
   return {
     ...stores,
     keys: new CachedKeys(keys, cache),
     // The plan sets the tier of the user's keys; a new account may take the place of one whose keys were cached.
     accounts: emptyingOn(accounts, cache, ['create', 'setPlan']),
+    // A trial's end lowers the tier of the account's keys; a charge may suspend the account, credits lift it.
+    // A subscription's start or end changes the plan.
+    billing: emptyingOn(billing, cache, ['endTrials', 'charge', 'grantCredits', 'applySubscriptionEvent']),
     // Deleting a robot deletes its keys.
     robots: emptyingOn(robots, cache, ['create', 'delete']),
     // A key's record carries its cluster's status and its owner's role there; a deletion removes the keys.
@@ -80,7 +84,7 @@ type Methods<T> = {
 }[keyof T];
 
 /** `store` whose methods named in `writes` run through `cache.write`; the others are the store's own. */
-function emptyingOn<T extends AccountStore | RobotStore | ClusterStore>(
+function emptyingOn<T extends AccountStore | BillingStore | RobotStore | ClusterStore>(
   store: T,
   cache: AuthCache,
   writes: readonly Methods<T>[],

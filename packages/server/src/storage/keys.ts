@@ -5,6 +5,11 @@ export interface KeyPrincipal {
   keyId: string;
   clusterId: string;
   clusterStatus: string;
+  /**
+   * Status of the billing account that pays for the cluster (its creator's): `suspended` refuses data writes with
+   * 402 `payment_required`.
+   */
+  billingStatus: string;
   /** The role of the key's owner (the user, for a robot's key) in its cluster; null when no longer a member. */
   clusterRole: ClusterRole | null;
   scopes: string[];

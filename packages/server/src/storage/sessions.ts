@@ -20,7 +20,7 @@ export interface SessionRecord {
 /** What a session token on a data route acts with: the session, the cluster, and the owner's plan. */
 export interface SessionForData extends SessionRecord {
   /** The cluster asked for (or the user's default cluster) when the user is a member, with their role; else null. */
-  cluster: { id: string; status: string; role: ClusterRole } | null;
+  cluster: { id: string; status: string; role: ClusterRole; billingStatus: string } | null;
   billing: { plan: string; trialExpiresAt: string | null; enterprise: boolean } | null;
 }
 

@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import type { AuthChanges } from './auth-cache.js';
+import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { DeviceAuthorizationStore } from './device-authorizations.js';
@@ -29,6 +30,8 @@ export interface Storage {
   readonly usage: KeyUsageStore;
   readonly robots: RobotStore;
   readonly accounts: AccountStore;
+  /** Trials, metered usage, payg charges, credits and Stripe events. */
+  readonly billing: BillingStore;
   /** Clusters, their members and their deletion. */
   readonly clusters: ClusterStore;
   readonly tasks: TaskStore;

@@ -37,6 +37,8 @@ export async function openWebhooks(
   storage: Storage,
   log: FastifyBaseLogger,
   clock: Clock = systemClock,
+  /** Told of every delivery attempt, with its cluster (billing's usage meter). */
+  onAttempt?: (clusterId: string) => void,
 ): Promise<WebhookRuntime> {
   const box = await openSecretBox(config, storage, log);
   // One resolver for the create-time check and the connections' lookups, so both see the same answers.
@@ -61,6 +63,7 @@ export async function openWebhooks(
         pollIntervalMs: config.webhookPollInterval,
         concurrency: config.webhookConcurrency,
         log,
+        onAttempt,
       })
     : null;
   return {

@@ -31,6 +31,8 @@ export interface WorkerOptions {
   /** Deliveries in flight at once. */
   concurrency: number;
   log: FastifyBaseLogger;
+  /** Told of every attempt made, with its cluster: billing meters webhook deliveries by it. */
+  onAttempt?: (clusterId: string) => void;
 }
 
 /**
@@ -178,6 +180,7 @@ export class DeliveryWorker {
         : {}),
     };
     await storage.deliveries.finish(attempt);
+    this.options.onAttempt?.(delivery.clusterId);
     if (gone) {
       await this.notify(
         delivery,

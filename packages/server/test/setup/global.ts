@@ -1,5 +1,13 @@
 import type { TestProject } from 'vitest/node';
-import { hasCommand, postgresBinaries, startPostgres, startRedis, type TestService } from './services.js';
+import {
+  hasCommand,
+  postgresBinaries,
+  startPostgres,
+  startRedis,
+  startStripeMock,
+  stripeMockBinary,
+  type TestService,
+} from './services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -7,11 +15,13 @@ declare module 'vitest' {
     postgresUrl: string | null;
     /** Address of the test Redis, or null. */
     redisUrl: string | null;
+    /** Address of the test stripe-mock, or null. */
+    stripeMockUrl: string | null;
   }
 }
 
 /**
- * Starts one PostgreSQL and one Redis for the whole run. Without the binaries the PostgreSQL and Redis tests
+ * Starts one PostgreSQL, one Redis and one stripe-mock for the whole run. Without the binaries the PostgreSQL and Redis tests
  * skip with a notice, except in CI, where a missing service fails the run: CI must never skip them quietly.
  */
 export default async function setup(project: TestProject) {
@@ -40,6 +50,18 @@ export default async function setup(project: TestProject) {
       "\n⚠ redis-server not found: the shared rate-limit tests are skipped (install Debian's redis-server).\n",
     );
     project.provide('redisUrl', null);
+  }
+  const stripeMock = stripeMockBinary();
+  if (stripeMock) {
+    const stripe = await startStripeMock(stripeMock);
+    services.push(stripe);
+    project.provide('stripeMockUrl', stripe.url);
+  } else {
+    if (ci) throw new Error('stripe-mock is missing; .ci/run installs it with go install');
+    console.warn(
+      '\n⚠ stripe-mock not found: the Stripe payment tests are skipped (go install github.com/stripe/stripe-mock@latest).\n',
+    );
+    project.provide('stripeMockUrl', null);
   }
   return async () => {
     await Promise.all(services.map((service) => service.stop()));

@@ -139,6 +139,35 @@ export async function startRedis(): Promise<TestService> {
   return { url: `redis://127.0.0.1:${port}`, stop: stopper(child, () => {}) };
 }
 
+/** The stripe-mock binary: on the PATH, or where `go install` puts it; null when neither has it. */
+export function stripeMockBinary(): string | null {
+  if (hasCommand('stripe-mock')) return 'stripe-mock';
+  try {
+    const gopath = execFileSync('go', ['env', 'GOPATH'], { encoding: 'utf8' }).trim();
+    const bin = join(gopath, 'bin', 'stripe-mock');
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts stripe-mock (Stripe's API answered from its OpenAPI fixtures) on a free loopback port, HTTP only. */
+export async function startStripeMock(bin: string): Promise<TestService> {
+  const port = await freePort();
+  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let log = '';
+  const append = (chunk: Buffer) => {
+    log += chunk;
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  await waitFor(() => /Listening for HTTP/i.test(log), 'stripe-mock', child);
+  return { url: `http://127.0.0.1:${port}`, stop: stopper(child, () => {}) };
+}
+
 /** True when a command is on the PATH. */
 export function hasCommand(command: string): boolean {
   try {

@@ -7,14 +7,14 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
     """Something that happened to an account, with when and from where."""
 
     _id: str
-    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed"]
+    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added", "billing.subscribed", "billing.subscription_ended", "billing.payment_failed", "billing.payment_succeeded"]
     createdAt: str
     #: Client address of the request
     ip: str
@@ -207,10 +207,21 @@ class BillingAccount(TypedDict):
     _id: str
     plan: Literal["free", "starter", "team", "payg"]
     #: Available credits, in cents
-    credits: float
+    credits: int
     trialActive: bool
     trialExpiresAt: Optional[str]
-    status: str
+    status: Literal["active", "past_due", "suspended", "canceled"]
+    #: The rate-limit tier of the account's keys: free; starter (the starter plan, or any plan during a trial); pro (team, payg); enterprise (set by an operator)
+    tier: Literal["free", "starter", "pro", "enterprise"]
+
+
+class CheckoutRequest(TypedDict):
+    """What the Checkout page sells: a plan or credits."""
+
+    #: The plan to subscribe to
+    plan: NotRequired[Literal["starter", "team", "payg"]]
+    #: Credits to buy, in cents (at least 500)
+    credits: NotRequired[int]
 
 
 class Cluster(TypedDict):
@@ -373,7 +384,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -422,6 +433,41 @@ class InvitationCreate(TypedDict):
     email: str
     #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
+
+
+class Invoice(TypedDict):
+    """A month's statement, computed from usage and the server's price table."""
+
+    _id: str
+    #: Calendar month, both ends included
+    period: Dict[str, Any]
+    lines: List["InvoiceLine"]
+    #: Sum of the lines, in cents
+    total: int
+    currency: Literal["usd"]
+    #: draft: the current month, still changing; open: a past month not yet paid; paid
+    status: Literal["draft", "open", "paid"]
+
+
+class InvoiceLine(TypedDict):
+    """A charge of an invoice."""
+
+    description: str
+    quantity: int
+    #: Price of one unit, in cents
+    unitAmount: int
+    #: `quantity` × `unitAmount`, in cents
+    amount: int
+
+
+class InvoiceList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Invoice"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
 
 
 class IpAllowlist(TypedDict):
@@ -573,6 +619,12 @@ class ProviderStartQuery(TypedDict):
     state: NotRequired[str]
 
 
+class RedirectUrl(TypedDict):
+    """The payment provider's page for the user."""
+
+    url: str
+
+
 class ResetPasswordRequest(TypedDict):
     """The reset token and the new password."""
 
@@ -645,6 +697,37 @@ class SqlResult(TypedDict):
     #: Documents (`SELECT *`), objects keyed by alias, dotted path or aggregate text (`COUNT(*)`, `SUM(total)`), or `[{ "count": n }]`
     data: List[Dict[str, Any]]
     query: "CollectionQuery"
+
+
+class StripeWebhookReceipt(TypedDict):
+    """The event was verified and recorded."""
+
+    received: Literal[True]
+    #: False when the event was seen before or concerns nothing here
+    applied: bool
+
+
+class UsageDay(TypedDict):
+    """What one cluster used on one day, metered from its traffic."""
+
+    #: A calendar day in UTC
+    date: str
+    clusterId: str
+    #: Data-plane requests answered
+    requests: int
+    #: Documents stored at the last reading of the day
+    documents: int
+    #: Bytes stored at the last reading of the day
+    storageBytes: int
+    functionInvocations: int
+    #: Webhook delivery attempts made
+    webhookDeliveries: int
+
+
+class UsageList(TypedDict):
+    """Usage per cluster per day, oldest day first."""
+
+    data: List["UsageDay"]
 
 
 class User(TypedDict):
@@ -852,5 +935,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, `COUNT(*)`, or `groups`: one row per group (per distinct row with DISTINCT, one row for aggregates without GROUP BY) with grouped fields and aggregates."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

@@ -282,6 +282,50 @@ class ClustersResource(SyncResource):
         return cast("_m.Cluster", self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/resume", options=options))
 
 
+class BillingInvoicesResource(SyncResource):
+    """`client.billing.invoices`: 2 operation(s) of the contract."""
+
+    def list(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Invoice]:
+        """List your invoices: `GET /api/billing/invoices`."""
+        return self._client.get_page("/api/billing/invoices", query={"limit": limit, "skip": skip}, options=options)
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Invoice:
+        """Get an invoice: `GET /api/billing/invoices/{id}`."""
+        return cast("_m.Invoice", self._client.request("GET", f"/api/billing/invoices/{segment(id, 'id')}", options=options))
+
+
+class BillingResource(SyncResource):
+    """`client.billing`: 6 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.invoices = BillingInvoicesResource(client)
+
+    def get(self, *, options: Optional[RequestOptions] = None) -> _m.BillingAccount:
+        """Get your billing account: `GET /api/billing`."""
+        return cast("_m.BillingAccount", self._client.request("GET", "/api/billing", options=options))
+
+    def set_plan(self, body: _m.PlanChoiceRequest, *, options: Optional[RequestOptions] = None) -> _m.BillingAccount:
+        """Change your plan: `PUT /api/billing/plan`."""
+        return cast("_m.BillingAccount", self._client.request("PUT", "/api/billing/plan", body=body, options=options))
+
+    def usage(self, *, from_: Optional[str] = None, to: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.UsageList:
+        """Usage per cluster per day: `GET /api/billing/usage`."""
+        return cast("_m.UsageList", self._client.request("GET", "/api/billing/usage", query={"from": from_, "to": to}, options=options))
+
+    def checkout(self, body: _m.CheckoutRequest, *, options: Optional[RequestOptions] = None) -> _m.RedirectUrl:
+        """Start a Stripe Checkout: `POST /api/billing/checkout`."""
+        return cast("_m.RedirectUrl", self._client.request("POST", "/api/billing/checkout", body=body, options=options))
+
+    def portal(self, *, options: Optional[RequestOptions] = None) -> _m.RedirectUrl:
+        """Open the Stripe customer portal: `POST /api/billing/portal`."""
+        return cast("_m.RedirectUrl", self._client.request("POST", "/api/billing/portal", options=options))
+
+    def stripe_webhook(self, *, options: Optional[RequestOptions] = None) -> _m.StripeWebhookReceipt:
+        """Stripe's event webhook: `POST /api/billing/stripe/webhook`."""
+        return cast("_m.StripeWebhookReceipt", self._client.request("POST", "/api/billing/stripe/webhook", options=options))
+
+
 class KeysResource(SyncResource):
     """`client.keys`: 8 operation(s) of the contract."""
 
@@ -657,6 +701,50 @@ class AsyncClustersResource(AsyncResource):
     async def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Cluster:
         """Resume a cluster: `POST /api/clusters/{id}/resume`."""
         return cast("_m.Cluster", await self._client.request("POST", f"/api/clusters/{segment(id, 'id')}/resume", options=options))
+
+
+class AsyncBillingInvoicesResource(AsyncResource):
+    """`client.billing.invoices`: 2 operation(s) of the contract."""
+
+    def list(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Invoice]:
+        """List your invoices: `GET /api/billing/invoices`."""
+        return self._client.get_page("/api/billing/invoices", query={"limit": limit, "skip": skip}, options=options)
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Invoice:
+        """Get an invoice: `GET /api/billing/invoices/{id}`."""
+        return cast("_m.Invoice", await self._client.request("GET", f"/api/billing/invoices/{segment(id, 'id')}", options=options))
+
+
+class AsyncBillingResource(AsyncResource):
+    """`client.billing`: 6 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.invoices = AsyncBillingInvoicesResource(client)
+
+    async def get(self, *, options: Optional[RequestOptions] = None) -> _m.BillingAccount:
+        """Get your billing account: `GET /api/billing`."""
+        return cast("_m.BillingAccount", await self._client.request("GET", "/api/billing", options=options))
+
+    async def set_plan(self, body: _m.PlanChoiceRequest, *, options: Optional[RequestOptions] = None) -> _m.BillingAccount:
+        """Change your plan: `PUT /api/billing/plan`."""
+        return cast("_m.BillingAccount", await self._client.request("PUT", "/api/billing/plan", body=body, options=options))
+
+    async def usage(self, *, from_: Optional[str] = None, to: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.UsageList:
+        """Usage per cluster per day: `GET /api/billing/usage`."""
+        return cast("_m.UsageList", await self._client.request("GET", "/api/billing/usage", query={"from": from_, "to": to}, options=options))
+
+    async def checkout(self, body: _m.CheckoutRequest, *, options: Optional[RequestOptions] = None) -> _m.RedirectUrl:
+        """Start a Stripe Checkout: `POST /api/billing/checkout`."""
+        return cast("_m.RedirectUrl", await self._client.request("POST", "/api/billing/checkout", body=body, options=options))
+
+    async def portal(self, *, options: Optional[RequestOptions] = None) -> _m.RedirectUrl:
+        """Open the Stripe customer portal: `POST /api/billing/portal`."""
+        return cast("_m.RedirectUrl", await self._client.request("POST", "/api/billing/portal", options=options))
+
+    async def stripe_webhook(self, *, options: Optional[RequestOptions] = None) -> _m.StripeWebhookReceipt:
+        """Stripe's event webhook: `POST /api/billing/stripe/webhook`."""
+        return cast("_m.StripeWebhookReceipt", await self._client.request("POST", "/api/billing/stripe/webhook", options=options))
 
 
 class AsyncKeysResource(AsyncResource):

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBillingResource, AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -20,6 +20,7 @@ class SyncResources:
     logs: LogsResource
     jobs: JobsResource
     clusters: ClustersResource
+    billing: BillingResource
     keys: KeysResource
     robots: RobotsResource
     webhooks: WebhooksResource
@@ -32,6 +33,7 @@ class SyncResources:
         self.logs = LogsResource(client)
         self.jobs = JobsResource(client)
         self.clusters = ClustersResource(client)
+        self.billing = BillingResource(client)
         self.keys = KeysResource(client)
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
@@ -47,6 +49,7 @@ class AsyncResources:
     logs: AsyncLogsResource
     jobs: AsyncJobsResource
     clusters: AsyncClustersResource
+    billing: AsyncBillingResource
     keys: AsyncKeysResource
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
@@ -59,6 +62,7 @@ class AsyncResources:
         self.logs = AsyncLogsResource(client)
         self.jobs = AsyncJobsResource(client)
         self.clusters = AsyncClustersResource(client)
+        self.billing = AsyncBillingResource(client)
         self.keys = AsyncKeysResource(client)
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)

@@ -22,6 +22,8 @@ export class PostgresAccounts implements AccountStore {
                VALUES (${user.id}, ${user.email}, ${user.name}, ${user.passwordHash}, ${user.createdAt})`;
       await tx`INSERT INTO billing_accounts (id, user_id, plan, trial_expires_at, enterprise)
                VALUES (${billing.id}, ${user.id}, ${billing.plan}, ${billing.trialExpiresAt}, ${billing.enterprise})`;
+      await tx`INSERT INTO billing_plan_changes (user_id, plan, changed_at)
+               VALUES (${user.id}, ${billing.plan}, ${user.createdAt})`;
       await tx`INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at)
                VALUES (${cluster.id}, ${user.id}, ${cluster.name}, ${cluster.region}, ${cluster.tier}, 'running', ${user.createdAt})`;
       await tx`INSERT INTO cluster_members (cluster_id, user_id, role, created_at)
@@ -54,9 +56,17 @@ export class PostgresAccounts implements AccountStore {
     return row ?? null;
   }
 
-  async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
-    await this.sql`UPDATE billing_accounts SET plan = ${plan} WHERE user_id = ${userId}`;
-    return this.billing(userId);
+  async setPlan(userId: string, plan: string, changedAt: string): Promise<BillingRecord | null> {
+    const changed = await this.sql.begin(async (tx) => {
+      // Leaving payg ends a suspension: other plans are not paid from credits.
+      const updated = await tx`UPDATE billing_accounts SET plan = ${plan},
+        status = CASE WHEN ${plan} <> 'payg' AND status = 'suspended' THEN 'active' ELSE status END
+        WHERE user_id = ${userId}`;
+      if (updated.count === 0) return false;
+      await tx`INSERT INTO billing_plan_changes (user_id, plan, changed_at) VALUES (${userId}, ${plan}, ${changedAt})`;
+      return true;
+    });
+    return changed ? this.billing(userId) : null;
   }
 
   async ipAllowlist(userId: string): Promise<string[]> {

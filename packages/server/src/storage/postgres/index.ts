@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresAuthChanges } from './auth-changes.js';
+import { PostgresBilling } from './billing.js';
 import { PostgresClusters } from './clusters.js';
 import { PostgresCollections } from './collections.js';
 import { PostgresDeliveries } from './deliveries.js';
@@ -60,6 +61,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     usage: new PostgresUsage(sql),
     robots: new PostgresRobots(sql),
     accounts: new PostgresAccounts(sql),
+    billing: new PostgresBilling(sql),
     clusters: new PostgresClusters(sql),
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),

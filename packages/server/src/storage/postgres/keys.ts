@@ -22,12 +22,14 @@ export class PostgresKeys implements EngineKeyStore {
   async readForAuth(keyId: string): Promise<KeyAuthRow | null> {
     const [row] = await this.sql<AuthRow[]>`
       SELECT k.id AS "keyId", k.cluster_id AS "clusterId", c.status AS "clusterStatus", m.role AS "clusterRole", k.scopes, k.status,
+             COALESCE(payer.status, 'active') AS "billingStatus",
              k.expires_at AS "expiresAt", k.secret_hash AS "secretHash",
              b.plan, b.trial_expires_at AS "trialExpiresAt", b.enterprise
       FROM api_keys k
       JOIN clusters c ON c.id = k.cluster_id
       LEFT JOIN cluster_members m ON m.cluster_id = k.cluster_id AND m.user_id = k.owner_id
       JOIN billing_accounts b ON b.user_id = k.owner_id
+      LEFT JOIN billing_accounts payer ON payer.user_id = c.owner_id
       WHERE k.id = ${keyId}`;
     if (!row) return null;
     const { plan, trialExpiresAt, enterprise, ...key } = row;

@@ -337,6 +337,52 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cluster_invitations_by_cluster ON cluster_invitations (cluster_id);
   `,
+  `
+  -- Billing: the trial's end and its notice are marked once; Stripe's customer of the account.
+  ALTER TABLE billing_accounts ADD COLUMN trial_ended_at TEXT;
+  ALTER TABLE billing_accounts ADD COLUMN trial_notified_at TEXT;
+  ALTER TABLE billing_accounts ADD COLUMN stripe_customer_id TEXT;
+  -- Billing: metered use per cluster per day. Counters are added to by every instance's batches; documents and
+  -- storage are the last reading of the day. No foreign key: a deleted cluster's usage stays on its invoices.
+  CREATE TABLE billing_usage_days (
+    cluster_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    requests BIGINT NOT NULL DEFAULT 0,
+    documents BIGINT NOT NULL DEFAULT 0,
+    storage_bytes BIGINT NOT NULL DEFAULT 0,
+    function_invocations BIGINT NOT NULL DEFAULT 0,
+    webhook_deliveries BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (cluster_id, day)
+  );
+  -- What payg credits have paid for each month so far: the next charge takes only the difference.
+  CREATE TABLE billing_charges (
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    month TEXT NOT NULL,
+    cents BIGINT NOT NULL,
+    PRIMARY KEY (user_id, month)
+  );
+  -- Stripe events already applied, so that a replayed event changes nothing.
+  CREATE TABLE billing_stripe_events (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    received_at TEXT NOT NULL
+  );
+  `,
+  `
+  -- Billing: every plan an account had, so that the invoice of a past month bills the plans in force then. An
+  -- account made before this history starts with the plan it has now, from its creation on.
+  CREATE TABLE billing_plan_changes (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    plan TEXT NOT NULL,
+    changed_at TEXT NOT NULL
+  );
+  CREATE INDEX billing_plan_changes_by_user ON billing_plan_changes (user_id, changed_at, id);
+  INSERT INTO billing_plan_changes (user_id, plan, changed_at)
+    SELECT b.user_id, b.plan, u.created_at FROM billing_accounts b JOIN users u ON u.id = b.user_id;
+  -- The Stripe subscription that pays for the plan now: events about an older one change nothing.
+  ALTER TABLE billing_accounts ADD COLUMN stripe_subscription_id TEXT;
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

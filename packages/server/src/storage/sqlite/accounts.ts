@@ -13,6 +13,9 @@ export class SqliteAccounts implements AccountStore {
       billing: db.prepare(
         'INSERT INTO billing_accounts (id, user_id, plan, trial_expires_at, enterprise) VALUES (@id, @userId, @plan, @trialExpiresAt, @enterprise)',
       ),
+      planChange: db.prepare(
+        'INSERT INTO billing_plan_changes (user_id, plan, changed_at) VALUES (@userId, @plan, @changedAt)',
+      ),
       cluster: db.prepare(
         "INSERT INTO clusters (id, owner_id, name, region, tier, status, created_at) VALUES (@id, @ownerId, @name, @region, @tier, 'running', @createdAt)",
       ),
@@ -30,7 +33,12 @@ export class SqliteAccounts implements AccountStore {
         `SELECT id, plan, credits, trial_expires_at AS trialExpiresAt, enterprise, status
          FROM billing_accounts WHERE user_id = ?`,
       ),
-      setPlan: db.prepare('UPDATE billing_accounts SET plan = ? WHERE user_id = ?'),
+      // Leaving payg ends a suspension: other plans are not paid from credits.
+      setPlan: db.prepare(
+        `UPDATE billing_accounts SET plan = @plan,
+           status = CASE WHEN @plan <> 'payg' AND status = 'suspended' THEN 'active' ELSE status END
+         WHERE user_id = @userId`,
+      ),
       allowlist: db.prepare<[string], { entries: string }>(
         'SELECT entries FROM ip_allowlists WHERE user_id = ?',
       ),
@@ -52,6 +60,7 @@ export class SqliteAccounts implements AccountStore {
       this.db.transaction(() => {
         this.stmt.user.run(user);
         this.stmt.billing.run({ ...billing, userId: user.id, enterprise: billing.enterprise ? 1 : 0 });
+        this.stmt.planChange.run({ userId: user.id, plan: billing.plan, changedAt: user.createdAt });
         this.stmt.cluster.run({ ...cluster, ownerId: user.id, createdAt: user.createdAt });
         this.stmt.owner.run({ clusterId: cluster.id, userId: user.id, createdAt: user.createdAt });
       })();
@@ -84,9 +93,15 @@ export class SqliteAccounts implements AccountStore {
     return row ? { ...row, enterprise: row.enterprise === 1 } : null;
   }
 
-  async setPlan(userId: string, plan: string): Promise<BillingRecord | null> {
-    this.stmt.setPlan.run(plan, userId);
-    return this.billing(userId);
+  async setPlan(userId: string, plan: string, changedAt: string): Promise<BillingRecord | null> {
+    const changed = this.db
+      .transaction(() => {
+        if (this.stmt.setPlan.run({ plan, userId }).changes === 0) return false;
+        this.stmt.planChange.run({ userId, plan, changedAt });
+        return true;
+      })
+      .immediate();
+    return changed ? this.billing(userId) : null;
   }
 
   async ipAllowlist(userId: string): Promise<string[]> {

@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.js';
 import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
-import { sqliteAuthChanges } from './auth-changes.js';
+import { SqliteAuthChanges } from './auth-changes.js';
+import { SqliteBilling } from './billing.js';
 import { SqliteClusters } from './clusters.js';
 import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDeviceAuthorizations } from './device-authorizations.js';
@@ -68,13 +69,14 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   const idempotency = new SqliteIdempotency(db, group);
   return {
     engine: 'sqlite',
-    authChanges: sqliteAuthChanges,
+    authChanges: new SqliteAuthChanges(db),
     documents: new SqliteDocuments(db, group, idempotency, outbox),
     idempotency,
     keys: new SqliteKeys(db),
     usage: new SqliteUsage(db),
     robots: new SqliteRobots(db),
     accounts: new SqliteAccounts(db),
+    billing: new SqliteBilling(db),
     clusters: new SqliteClusters(db),
     tasks: new SqliteTasks(db),
     queries: new SqliteQueries(db),

@@ -18,12 +18,14 @@ export class SqliteKeys implements EngineKeyStore {
     this.stmt = {
       findForAuth: db.prepare<[string], AuthRow>(`
         SELECT k.id AS keyId, k.cluster_id AS clusterId, c.status AS clusterStatus, m.role AS clusterRole, k.scopes, k.status,
+               COALESCE(payer.status, 'active') AS billingStatus,
                k.expires_at AS expiresAt, k.secret_hash AS secretHash,
                b.plan, b.trial_expires_at AS trialExpiresAt, b.enterprise
         FROM api_keys k
         JOIN clusters c ON c.id = k.cluster_id
         LEFT JOIN cluster_members m ON m.cluster_id = k.cluster_id AND m.user_id = k.owner_id
         JOIN billing_accounts b ON b.user_id = k.owner_id
+        LEFT JOIN billing_accounts payer ON payer.user_id = c.owner_id
         WHERE k.id = ?`),
       insert: db.prepare(`
         INSERT INTO api_keys (id, cluster_id, owner_id, robot_id, name, scopes, secret_hash, status, created_at, expires_at)

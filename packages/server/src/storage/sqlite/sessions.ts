@@ -17,6 +17,7 @@ interface DataRow {
   clusterId: string | null;
   clusterStatus: string | null;
   clusterRole: ClusterRole | null;
+  billingStatus: string | null;
   plan: string | null;
   trialExpiresAt: string | null;
   enterprise: number | null;
@@ -40,6 +41,7 @@ export class SqliteSessions implements SessionStore {
       findForData: db.prepare<[{ clusterId: string | null; sessionId: string }], DataRow>(`
         SELECT s.id, s.user_id AS userId, s.expires_at AS expiresAt, s.revoked_at AS revokedAt,
                c.id AS clusterId, c.status AS clusterStatus, m.role AS clusterRole,
+               payer.status AS billingStatus,
                b.plan, b.trial_expires_at AS trialExpiresAt, b.enterprise
         FROM sessions s
         LEFT JOIN billing_accounts b ON b.user_id = s.user_id
@@ -48,6 +50,7 @@ export class SqliteSessions implements SessionStore {
           WHERE m2.user_id = s.user_id AND (@clusterId IS NULL OR m2.cluster_id = @clusterId)
           ORDER BY c2.owner_id = s.user_id DESC, c2.created_at, c2.id LIMIT 1)
         LEFT JOIN clusters c ON c.id = m.cluster_id
+        LEFT JOIN billing_accounts payer ON payer.user_id = c.owner_id
         WHERE s.id = @sessionId`),
       revoke: db.prepare(
         'UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL',
@@ -96,7 +99,12 @@ export class SqliteSessions implements SessionStore {
       expiresAt: row.expiresAt,
       revokedAt: row.revokedAt,
       cluster: row.clusterId
-        ? { id: row.clusterId, status: row.clusterStatus!, role: row.clusterRole! }
+        ? {
+            id: row.clusterId,
+            status: row.clusterStatus!,
+            role: row.clusterRole!,
+            billingStatus: row.billingStatus ?? 'active',
+          }
         : null,
       billing:
         row.plan === null
