@@ -1,5 +1,4 @@
 import type { CollectionQuery, SqlAggregate, SqlTarget } from '../schemas/sql.js';
-import { sameTarget } from '../semantics/sql-groups.js';
 import { aggregateOf, aggregateText, isAggregate } from './aggregates.js';
 import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
@@ -122,9 +121,4 @@ export function orderOf(
     allowed(target, expr, at);
     return { ...target, descending };
   });
-}
-
-/** True when `targets` holds `target`. */
-export function includesTarget(targets: readonly SqlTarget[], target: SqlTarget): boolean {
-  return targets.some((t) => sameTarget(t, target));
 }
