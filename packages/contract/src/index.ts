@@ -43,6 +43,8 @@ export * from './semantics/json-media-type.js';
 export * from './semantics/json-values.js';
 export * from './semantics/keys.js';
 export * from './semantics/rate-limit.js';
+// How every engine runs a grouped query: the storage engines build their SQL from it without the parser.
+export { type GroupedQuery, type GroupPlan, groupPlan, isGroupedQuery } from './semantics/sql-groups.js';
 export * from './semantics/types.js';
 export * from './semantics/webhook-test.js';
 export * from './semantics/webhooks.js';

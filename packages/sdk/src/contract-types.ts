@@ -196,11 +196,21 @@ export type ClusterUpdate = {
 /** The translated collection query. */
 export type CollectionQuery = {
   collection: string;
-  select: { kind: 'all' } | { kind: 'fields'; fields: { path: string[]; as: string }[] } | { kind: 'count' };
-  sort: { path: string[]; descending: boolean }[];
+  select:
+    | { kind: 'all' }
+    | { kind: 'fields'; fields: { path: string[]; as: string }[] }
+    | { kind: 'count' }
+    | {
+        kind: 'groups';
+        columns: ({ path: string[]; as: string } | { aggregate: SqlAggregate; as: string })[];
+        distinct?: true | undefined;
+      };
+  sort: ({ path: string[]; descending: boolean } | { aggregate: SqlAggregate; descending: boolean })[];
   limit: number;
   skip: number;
-  where?: SqlCondition | undefined;
+  where?: SqlConditionOf<{ path: string[] }> | undefined;
+  groupBy?: string[][] | undefined;
+  having?: SqlConditionOf<SqlTarget> | undefined;
 };
 
 /** Answer of `GET /api/auth/me`. */
@@ -534,22 +544,38 @@ export type SignInRequest = { email: string; password: string };
 /** Body of sign-up. */
 export type SignUpRequest = { email: string; password: string; name: string };
 
+/** An aggregate of a grouped query: `COUNT(*)`, `COUNT([DISTINCT] field)`, `SUM`, `AVG`, `MIN` or `MAX` of a field. */
+export type SqlAggregate =
+  | { fn: 'count'; path?: string[] | undefined; distinct?: true | undefined }
+  | { fn: 'sum' | 'avg' | 'min' | 'max'; path: string[] };
+
 /** Comparison operators of a condition leaf that take one value. */
 export type SqlCompareOp = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 'notLike';
 
 /** A condition of the translated query: and/or/not nodes over leaf predicates on field paths. */
 export type SqlCondition =
-  | { op: 'and' | 'or'; conditions: SqlCondition[] }
-  | { op: 'not'; condition: SqlCondition }
-  | { op: SqlCompareOp; path: string[]; value: SqlValue }
-  | { op: 'in' | 'nin' | 'between'; path: string[]; values: SqlValue[] }
-  | { op: 'isNull' | 'isNotNull'; path: string[] };
+  | { op: 'and' | 'or'; conditions: SqlConditionOf<{ path: string[] }>[] }
+  | { op: 'not'; condition: SqlConditionOf<{ path: string[] }> }
+  | ({ path: string[] } & { op: SqlCompareOp; value: SqlValue })
+  | ({ path: string[] } & { op: 'in' | 'nin' | 'between'; values: SqlValue[] })
+  | ({ path: string[] } & { op: 'isNull' | 'isNotNull' });
+
+/** A condition tree whose leaves read `T`: and/or/not nodes over leaf predicates. */
+export type SqlConditionOf<T> =
+  | { op: 'and' | 'or'; conditions: SqlConditionOf<T>[] }
+  | { op: 'not'; condition: SqlConditionOf<T> }
+  | (T & { op: SqlCompareOp; value: SqlValue })
+  | (T & { op: 'in' | 'nin' | 'between'; values: SqlValue[] })
+  | (T & { op: 'isNull' | 'isNotNull' });
 
 /** The answer of the SQL helper, with rows typed as `T`. */
 export interface SqlResponse<T extends object = Record<string, unknown>> {
   data: T[];
   query: CollectionQuery;
 }
+
+/** What a condition leaf or a sort key reads: a field, or (in HAVING and ORDER BY of a grouped query) an aggregate. */
+export type SqlTarget = { path: string[] } | { aggregate: SqlAggregate };
 
 /** A literal or parameter value: what a condition compares a field with. */
 export type SqlValue = string | number | boolean | null;

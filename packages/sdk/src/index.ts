@@ -141,6 +141,7 @@ export {
   Functions,
   type InvocationListParams,
 } from './resources/functions.js';
+export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs } from './resources/logs.js';
