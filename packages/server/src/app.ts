@@ -43,6 +43,7 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { billedStatus } from './services/billing.js';
 import { type BillingRuntime, openBilling } from './services/billing-runtime.js';
 import { ClusterDeletions } from './services/cluster-deletions.js';
 import { ClusterMembers } from './services/cluster-members.js';
@@ -205,7 +206,7 @@ export async function buildApp(
   const functions = new FunctionService(
     storage,
     sandbox,
-    { documents, sql },
+    { documents, sql, billingStatus: (clusterId) => billedStatus(storage, clusterId) },
     activity,
     meter ? (clusterId) => meter.recordFunctionInvocation(clusterId) : undefined,
   );

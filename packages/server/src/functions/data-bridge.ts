@@ -1,4 +1,5 @@
 import {
+  checkBillingAllows,
   checkCollectionName,
   checkDocumentBody,
   checkJsonValue,
@@ -19,7 +20,14 @@ import type { HostCall } from './sandbox.js';
 export interface DataServices {
   documents: DocumentService;
   sql: SqlService;
+  /**
+   * The billing status of the account the cluster is billed to, asked once per run at its first write: a
+   * suspended account's functions may read but not write, as its keys (`checkBillingAllows`).
+   */
+  billingStatus?: (clusterId: string) => Promise<string>;
 }
+
+const WRITES = new Set(['create', 'replace', 'update', 'delete']);
 
 /**
  * The host side of a function's `ctx.data`, acting on one cluster with the checks of the HTTP routes (collection
@@ -27,10 +35,15 @@ export interface DataServices {
  * `{ ok: false, code, status, message, details }`, which the sandbox throws as an error with `code` and `status`.
  */
 export function dataBridge(services: DataServices, clusterId: string): HostCall {
+  let billingStatus: Promise<string> | undefined;
   return async (op, argsText) => {
     try {
       const args = JSON.parse(argsText) as unknown[];
       if (!Array.isArray(args)) throw new ApiError('validation_error', 'ctx.data arguments must be a list');
+      if (WRITES.has(op) && services.billingStatus) {
+        billingStatus ??= services.billingStatus(clusterId);
+        rejectViolation(checkBillingAllows(await billingStatus, 'data'));
+      }
       return JSON.stringify({ ok: true, value: await perform(services, clusterId, op, args) });
     } catch (error) {
       const failure =
