@@ -411,6 +411,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_pending_by_subscription ON webhook_deliveries (subscription_id, id)
     WHERE status = 'pending';
   `,
+  `
+  -- Billing: the Stripe time of the last payment event applied; Stripe delivers events out of order, and an older
+  -- one must not undo a newer one (an earlier failure arriving after the payment).
+  ALTER TABLE billing_accounts ADD COLUMN stripe_payment_event_at INTEGER;
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
