@@ -131,10 +131,7 @@ export type BillingAccount = {
 };
 
 /** A request for a Checkout page. */
-export type CheckoutRequest = {
-  plan?: 'starter' | 'team' | 'payg' | undefined;
-  credits?: number | undefined;
-};
+export type CheckoutRequest = { plan: 'starter' | 'team' | 'payg' } | { credits: number };
 
 /** A cluster. */
 export type Cluster = {

@@ -49,6 +49,7 @@ describe('dp completion bash', () => {
       [''],
       [
         'batch',
+        'billing',
         'clusters',
         'completion',
         'config',
