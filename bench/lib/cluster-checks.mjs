@@ -4,13 +4,8 @@
  * holds there, read with the key's record) and once with them switched off (the programmatic `clusterChecks`
  * option), side by side in one run.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startChild } from './child.mjs';
-import { waitForQuiet, watchCpu } from './cpu.mjs';
-import { makeOrders, orderId } from './data.mjs';
-import { measure } from './load.mjs';
-import { combine, formatResult, ms, number, percent, ratio } from './report.mjs';
+import { ms, number, percent, ratio } from './report.mjs';
+import { runSideBySide } from './side-by-side.mjs';
 
 const TARGETS = {
   checked: { env: {}, label: 'cluster status and role checked' },
@@ -18,65 +13,8 @@ const TARGETS = {
 };
 
 /** Runs both servers side by side; resolves with `{ settings, results: { checked, unchecked } }`. */
-export async function runClusterChecksBenchmark({
-  referenceScript,
-  work,
-  connections,
-  duration,
-  warmup,
-  rounds,
-  documents,
-  log,
-}) {
-  const ordersFile = join(work, 'cluster-orders.json');
-  writeFileSync(
-    ordersFile,
-    JSON.stringify(makeOrders(documents).map((fields, i) => ({ _id: orderId(i + 1), ...fields }))),
-  );
-  const servers = {};
-  for (const [name, { env }] of Object.entries(TARGETS)) {
-    servers[name] = await startChild(
-      referenceScript,
-      [ordersFile, mkdtempSync(join(work, `clusters-${name}-`))],
-      {
-        env: { DATABASE_URL: '', BENCH_AUTH: '', ...env },
-      },
-    );
-  }
-  try {
-    const load = (name, seconds) => {
-      const { url, apiKey } = servers[name].info;
-      const id = () => orderId(1 + Math.floor(Math.random() * documents));
-      return measure({
-        url,
-        method: 'GET',
-        headers: { 'x-api-key': apiKey },
-        next: () => ({ path: `/api/v1/data/orders/${id()}` }),
-        connections,
-        duration: seconds,
-      });
-    };
-    for (const name of Object.keys(TARGETS)) await load(name, warmup);
-    const pids = Object.values(servers).map((server) => server.pid);
-    const samples = { checked: [], unchecked: [] };
-    for (let round = 1; round <= rounds; round++) {
-      log(`round ${round} (before it, others used ${percent(await waitForQuiet(pids))} of the CPU)`);
-      // Alternate the order, so that a burst of other work does not always hit the same target.
-      for (const name of round % 2 === 1 ? ['checked', 'unchecked'] : ['unchecked', 'checked']) {
-        const watch = watchCpu(pids);
-        const result = await load(name, duration);
-        result.others = watch.stop();
-        samples[name].push(result);
-        log(`  ${TARGETS[name].label.padEnd(40)} ${formatResult(result)}`);
-      }
-    }
-    return {
-      settings: { connections, duration, warmup, rounds, documents },
-      results: { checked: combine(samples.checked), unchecked: combine(samples.unchecked) },
-    };
-  } finally {
-    for (const server of Object.values(servers)) await server.stop();
-  }
+export function runClusterChecksBenchmark(options) {
+  return runSideBySide(TARGETS, { ...options, name: 'clusters' });
 }
 
 /** The markdown section of the cluster-checks benchmark. */

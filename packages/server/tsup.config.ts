@@ -19,6 +19,9 @@ const external = [
   'stripe',
   // JSON Schema validators, loaded when a collection first has one (services/schema-guards.ts).
   'ajv',
+  // Native: V8 isolates for functions, loaded by the first run or deploy.
+  'isolated-vm',
+  'croner',
   // Fastify's default schema compilers: never loaded, since the server gives Fastify its own (contract-validation.ts).
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',

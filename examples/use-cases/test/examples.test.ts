@@ -17,6 +17,8 @@ beforeAll(async () => {
   // What a person running an example sets; the SDK reads both.
   process.env.DATAPLATFORM_BASE_URL = server.url.replace('localhost', '127.0.0.1');
   process.env.DATAPLATFORM_API_KEY = server.devAccount.apiKey;
+  process.env.DATAPLATFORM_EMAIL = server.devAccount.email;
+  process.env.DATAPLATFORM_PASSWORD = server.devAccount.password;
 }, 60_000);
 
 afterAll(async () => {
@@ -58,6 +60,14 @@ describe('the examples against the reference server', () => {
     const out = await run('import.ts');
     expect(out).toContain('succeeded: 3 of 4 rows stored');
     expect(out).toMatch(/line 3: \w+/);
+  });
+
+  it('functions.ts deploys a function, runs it by a document trigger and by name', async () => {
+    const out = await run('functions.ts');
+    expect(out).toContain('deployed order-total version 1');
+    expect(out).toContain('total set by the trigger: 42');
+    expect(out).toContain('trigger runs: ok');
+    expect(out).toMatch(/invoked by name: 120 \| order \S+ comes to 120/);
   });
 
   it('pagination.ts walks every page', async () => {

@@ -6,12 +6,14 @@ import { withExamples } from './commands/command.js';
 import { newCompletionCommand } from './commands/completion/completion.js';
 import { newConfigCommand } from './commands/config/index.js';
 import { newDataCommand } from './commands/data/index.js';
+import { newFunctionsCommand } from './commands/functions/index.js';
 import { newJobsCommand } from './commands/jobs/index.js';
 import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
+import { newTriggersCommand } from './commands/triggers/index.js';
 import { newUploadCommand } from './commands/upload/upload.js';
 import { newWebhooksCommand } from './commands/webhooks/index.js';
 import { newWhoamiCommand } from './commands/whoami/whoami.js';
@@ -79,6 +81,8 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newKeysCommand(f))
     .addCommand(newClustersCommand(f))
     .addCommand(newBillingCommand(f))
+    .addCommand(newFunctionsCommand(f))
+    .addCommand(newTriggersCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))

@@ -146,6 +146,24 @@ export const errorCodes = {
     description:
       'The body is not sent as JSON: send `Content-Type: application/json` (or leave the header out). Import routes name their own media types.',
   },
+  function_error: {
+    status: 422,
+    message: 'The function threw',
+    description:
+      'The function ran and threw (or its module failed to load); `details.message` and `details.stack` say what it threw.',
+  },
+  function_timeout: {
+    status: 422,
+    message: 'The function ran out of time',
+    description:
+      'The function ran longer than its `timeoutMs`; it was stopped. `details.timeoutMs` is the limit.',
+  },
+  function_memory_exceeded: {
+    status: 422,
+    message: 'The function ran out of memory',
+    description:
+      "The function's heap grew past its `memoryMb`; it was stopped. `details.memoryMb` is the limit.",
+  },
   authorization_pending: {
     status: 428,
     message: 'Authorization pending',

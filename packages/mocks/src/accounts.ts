@@ -7,8 +7,10 @@ import {
 import { ApiError } from './answers.js';
 import { ClusterModel } from './clusters.js';
 import { DeviceModel } from './devices.js';
+import { FunctionModel } from './functions.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
+import { TriggerModel } from './triggers.js';
 
 /** Where a request comes from: `X-Forwarded-For` when sent (the mocks trust it), else 127.0.0.1. */
 export interface MockClient {
@@ -106,6 +108,10 @@ export class AccountModel {
   readonly devices = new DeviceModel(this);
   /** The users' clusters. */
   readonly clusters = new ClusterModel();
+  /** Functions of the users' clusters (stored, never run). */
+  readonly functions = new FunctionModel();
+  /** Triggers of the users' clusters (nothing fires on its own). */
+  readonly triggers = new TriggerModel(this.functions);
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -117,6 +123,8 @@ export class AccountModel {
     this.passkeys.clear();
     this.devices.clear();
     this.clusters.clear();
+    this.functions.clear();
+    this.triggers.clear();
   }
 
   /** Records a message as sent (the clusters' invitations). */

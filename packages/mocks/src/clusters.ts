@@ -243,6 +243,17 @@ export class ClusterModel {
     return [...cluster.members.values()].filter((role) => role === 'owner').length;
   }
 
+  /**
+   * The user's role in a cluster and its status, for the areas that live in clusters (functions, triggers); the
+   * default cluster when `id` is null. Null when the user is no member.
+   */
+  membership(userId: string, account: PlanOfAccount, id: string | null) {
+    this.#ensureDefault(userId, account);
+    const cluster = this.#clusters.get(id ?? clusterOf(userId));
+    const role = cluster?.members.get(userId);
+    return cluster && role ? { clusterId: cluster._id, role, status: cluster.status } : null;
+  }
+
   #require(userId: string, account: PlanOfAccount, id: string, action: ClusterAction) {
     this.#ensureDefault(userId, account);
     const cluster = this.#clusters.get(id);

@@ -4,6 +4,7 @@ import { batchOperations } from './batch-operation.js';
 import { billingOperations } from './billing-operations.js';
 import { clusterOperations, memberOperations } from './cluster-operations.js';
 import { documentOperations, type Operation } from './document-operations.js';
+import { functionOperations, triggerOperations } from './function-operations.js';
 import { importOperations } from './import-operations.js';
 import { keyOperations } from './key-operations.js';
 import { schemaOperations } from './schema-operations.js';
@@ -26,4 +27,6 @@ export const operations: Record<RouteId, Operation> = {
   ...memberOperations,
   ...billingOperations,
   ...schemaOperations,
+  ...functionOperations,
+  ...triggerOperations,
 };

@@ -4,6 +4,7 @@ import {
   checkJsonMediaType,
   checkJsonNumbers,
   checkJsonValue,
+  FunctionInput,
   isJsonObject,
   type RouteDefinition,
 } from '@dataplatform/contract';
@@ -125,6 +126,8 @@ export function parseJsonBody(text: string, { eachDocument = false } = {}): unkn
 /** Validates the body of a route whose body is not a document: a JSON object of the route's schema. */
 export function parseSchemaBody(route: RouteDefinition, body: unknown): unknown {
   if (!route.body) return undefined;
+  // A function's input is any JSON value; none is null, as on the server.
+  if (route.body === FunctionInput) return body === undefined ? null : body;
   if (!isJsonObject(body)) throw new ApiError('invalid_body', 'Body must be a JSON object');
   const parsed = route.body.safeParse(body);
   if (!parsed.success) throw validationError('body field', parsed.error.issues[0]);

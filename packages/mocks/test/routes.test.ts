@@ -212,6 +212,55 @@ async function clusterCall(
   }
 }
 
+/**
+ * A function route's request: a function (and for trigger routes a trigger on it) of a new user, and for the key
+ * routes a key of that user, whose cluster the data-plane routes act on.
+ */
+async function functionCall(route: { id: string; path: string; tag: string }) {
+  const user = await signUp();
+  const headers = { Authorization: `Bearer ${user.token}` };
+  const code = 'export default () => null;';
+  const fn = (
+    await call('POST', '/api/functions', { key: null, json: { name: 'route-check', code }, headers })
+  ).body;
+  const trigger = (
+    await call('POST', '/api/triggers', {
+      key: null,
+      json: {
+        name: 'route check',
+        source: { type: 'schedule', cron: '0 * * * *' },
+        target: { function: fn._id },
+      },
+      headers,
+    })
+  ).body;
+  const scopes = ['function:invoke', 'orchestration:execute'];
+  const created = await call('POST', '/api/keys', {
+    key: null,
+    json: { name: 'route check', scopes },
+    headers,
+  });
+  const bodies: Record<string, unknown> = {
+    'functions.create': { name: 'route-check-2', code },
+    'functions.deploy': { code },
+    'functions.invoke': { a: 1 },
+    'functions.invokeByName': { a: 1 },
+    'triggers.create': {
+      name: 'second',
+      source: { type: 'schedule', cron: '0 * * * *' },
+      target: { function: fn._id },
+    },
+    'triggers.update': { name: 'renamed' },
+  };
+  const id = route.tag === 'triggers' ? trigger._id : fn._id;
+  return {
+    path: route.path.replace('{id}', id).replace('{name}', fn.name),
+    json: bodies[route.id],
+    headers: route.id.endsWith('ByName') || route.id.endsWith('ByKey') ? undefined : headers,
+    key: route.id.endsWith('ByName') || route.id.endsWith('ByKey') ? (created.body.secret as string) : null,
+  };
+}
+
 describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
@@ -253,7 +302,10 @@ describe('the route table', () => {
       }
       let result: Awaited<ReturnType<typeof call>>;
       if (route.tag === 'schema') await seedSchema();
-      if (route.auth === 'data') {
+      if (route.tag === 'functions' || route.tag === 'triggers') {
+        const { path, json, headers, key } = await functionCall(route);
+        result = await call(route.method, path, { key, json, headers });
+      } else if (route.auth === 'data') {
         const job = mocks.store.seedJob();
         result = await call(route.method, pathOf(route.path, ids).replace('/jobs/r1', `/jobs/${job._id}`), {
           json: route.body ? (SAMPLES[route.id]?.body ?? { n: 2 }) : undefined,

@@ -38,6 +38,19 @@ describe('POST /api/v1/data/sql', () => {
     ]);
   });
 
+  it('groups and aggregates with the contract evaluator the server is tested against', async () => {
+    seed();
+    const result = await sql(
+      'SELECT status, COUNT(*) AS n, SUM(total) FROM orders GROUP BY status HAVING n >= ? ORDER BY status',
+      [1],
+    );
+    expect(result.body.data).toEqual([
+      { status: 'Paid', n: 1, 'SUM(total)': 120 },
+      { status: 'paid', n: 1, 'SUM(total)': 250 },
+      { status: 'sent', n: 1, 'SUM(total)': 80 },
+    ]);
+  });
+
   it('wins over the create route of /api/v1/data/{collection}, which would refuse the reserved name "sql"', async () => {
     const result = await sql('SELECT COUNT(*) FROM orders');
     expect(result.status).toBe(200);
@@ -51,6 +64,8 @@ describe('POST /api/v1/data/sql', () => {
     ['SELECT LOWER(status) FROM orders', 'Unknown column function LOWER at position 8'],
     ['SELECT * FROM orders; DROP TABLE documents', 'Only one statement is allowed'],
     ['SELECT * FROM orders o JOIN people p ON o.a = p.b', 'JOIN is not supported'],
+    ['SELECT status, total FROM orders GROUP BY status', 'total is neither grouped nor aggregated'],
+    ['SELECT * FROM orders WHERE SUM(total) > 1', 'Aggregates are not allowed in WHERE'],
   ])('refuses %j with 400 invalid_sql', async (statement, message) => {
     const result = await sql(statement);
     expect(result.status).toBe(400);

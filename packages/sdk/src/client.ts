@@ -18,11 +18,13 @@ import { Auth } from './resources/auth.js';
 import { Billing } from './resources/billing.js';
 import { Clusters } from './resources/clusters.js';
 import { Data } from './resources/data.js';
+import { Functions } from './resources/functions.js';
 import { Jobs } from './resources/jobs.js';
 import { Keys } from './resources/keys.js';
 import { Logs } from './resources/logs.js';
 import { Robots } from './resources/robots.js';
 import { Settings } from './resources/settings.js';
+import { Triggers } from './resources/triggers.js';
 import { Webhooks } from './resources/webhooks.js';
 
 /** The base address used when neither the `baseUrl` option nor DATAPLATFORM_BASE_URL is set. */
@@ -92,6 +94,10 @@ export class DataPlatform {
   readonly billing: Billing;
   /** Webhook subscriptions, deliveries and attempts: `/api/v1/data/webhooks`. */
   readonly webhooks: Webhooks;
+  /** Serverless functions and their runs: `/api/functions/*`, `/api/v1/functions/{name}/invoke`. */
+  readonly functions: Functions;
+  /** Triggers on document events and schedules: `/api/triggers/*`, `/api/v1/triggers/{id}/run`. */
+  readonly triggers: Triggers;
 
   readonly #options: ClientOptions;
   #token: string | undefined;
@@ -140,6 +146,8 @@ export class DataPlatform {
     this.clusters = new Clusters(this);
     this.billing = new Billing(this);
     this.webhooks = new Webhooks(this);
+    this.functions = new Functions(this);
+    this.triggers = new Triggers(this);
   }
 
   /** The bearer token in use, if any: the `token` option, or one stored by `auth.signIn(…, { storeToken: true })`. */

@@ -26,7 +26,8 @@ export type ActivityEntry = {
     | 'billing.subscribed'
     | 'billing.subscription_ended'
     | 'billing.payment_failed'
-    | 'billing.payment_succeeded';
+    | 'billing.payment_succeeded'
+    | 'function_failing';
   createdAt: string;
   ip: string;
   userAgent: string | null;
@@ -130,10 +131,7 @@ export type BillingAccount = {
 };
 
 /** A request for a Checkout page. */
-export type CheckoutRequest = {
-  plan?: 'starter' | 'team' | 'payg' | undefined;
-  credits?: number | undefined;
-};
+export type CheckoutRequest = { plan: 'starter' | 'team' | 'payg' } | { credits: number };
 
 /** A cluster. */
 export type Cluster = {
@@ -195,11 +193,21 @@ export type ClusterUpdate = {
 /** The translated collection query. */
 export type CollectionQuery = {
   collection: string;
-  select: { kind: 'all' } | { kind: 'fields'; fields: { path: string[]; as: string }[] } | { kind: 'count' };
-  sort: { path: string[]; descending: boolean }[];
+  select:
+    | { kind: 'all' }
+    | { kind: 'fields'; fields: { path: string[]; as: string }[] }
+    | { kind: 'count' }
+    | {
+        kind: 'groups';
+        columns: ({ path: string[]; as: string } | { aggregate: SqlAggregate; as: string })[];
+        distinct?: true | undefined;
+      };
+  sort: ({ path: string[]; descending: boolean } | { aggregate: SqlAggregate; descending: boolean })[];
   limit: number;
   skip: number;
-  where?: SqlCondition | undefined;
+  where?: SqlConditionOf<{ path: string[] }> | undefined;
+  groupBy?: string[][] | undefined;
+  having?: SqlConditionOf<SqlTarget> | undefined;
 };
 
 /** Answer of `GET /api/auth/me`. */
@@ -268,6 +276,9 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'uri_too_long'
   | 'unsupported_media_type'
+  | 'function_error'
+  | 'function_timeout'
+  | 'function_memory_exceeded'
   | 'authorization_pending'
   | 'slow_down'
   | 'expired_token'
@@ -280,6 +291,67 @@ export type ErrorCode =
 
 /** The body of every error answer. */
 export type ErrorResponse = { error: string; code: string; requestId: string; details?: unknown };
+
+/** A request to create a function. */
+export type FunctionCreate = {
+  name: string;
+  code: string;
+  timeoutMs?: number | undefined;
+  memoryMb?: number | undefined;
+  env?: Record<string, string> | undefined;
+  clusterId?: string | undefined;
+};
+
+/** A request to deploy a new version. */
+export type FunctionDeploy = {
+  code: string;
+  timeoutMs?: number | undefined;
+  memoryMb?: number | undefined;
+  env?: Record<string, string> | undefined;
+};
+
+/** A function with its code. */
+export type FunctionDetail = {
+  _id: string;
+  name: string;
+  clusterId: string;
+  version: number;
+  timeoutMs: number;
+  memoryMb: number;
+  createdAt: string;
+  updatedAt: string;
+  code: string;
+  env: Record<string, string>;
+};
+
+/** A page of functions. */
+export type FunctionList = {
+  data: {
+    _id: string;
+    name: string;
+    clusterId: string;
+    version: number;
+    timeoutMs: number;
+    memoryMb: number;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
+
+/** A function, without its code. */
+export type FunctionRecord = {
+  _id: string;
+  name: string;
+  clusterId: string;
+  version: number;
+  timeoutMs: number;
+  memoryMb: number;
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** An import format: NDJSON (one object per line), a JSON array of objects, or CSV with a header row. */
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
@@ -296,6 +368,25 @@ export type Invitation = {
 
 /** A request to invite someone to a cluster. */
 export type InvitationCreate = { email: string; role: 'admin' | 'owner' | 'developer' | 'viewer' };
+
+/** One recorded run. */
+export type Invocation = {
+  _id: string;
+  functionId: string;
+  version: number;
+  status: 'error' | 'ok' | 'timeout' | 'memory';
+  trigger: 'http' | 'document' | 'schedule' | 'manual';
+  durationMs: number;
+  startedAt: string;
+  logs: string[];
+  error: { message: string; stack: string | null } | null;
+};
+
+/** How a run ended. */
+export type InvocationStatus = 'error' | 'ok' | 'timeout' | 'memory';
+
+/** How a run was started. */
+export type InvocationTrigger = 'http' | 'document' | 'schedule' | 'manual';
 
 /** An invoice. */
 export type Invoice = {
@@ -324,6 +415,9 @@ export type InvoiceList = {
   limit: number;
   skip: number;
 };
+
+/** The result of an invocation. */
+export type InvokeResult = { result: unknown; logs: string[]; durationMs: number };
 
 /** The IP allowlist as the API answers it. */
 export type IpAllowlist = { entries: string[]; clientIp: string };
@@ -461,22 +555,38 @@ export type SignInRequest = { email: string; password: string };
 /** Body of sign-up. */
 export type SignUpRequest = { email: string; password: string; name: string };
 
+/** An aggregate of a grouped query: `COUNT(*)`, `COUNT([DISTINCT] field)`, `SUM`, `AVG`, `MIN` or `MAX` of a field. */
+export type SqlAggregate =
+  | { fn: 'count'; path?: string[] | undefined; distinct?: true | undefined }
+  | { fn: 'sum' | 'avg' | 'min' | 'max'; path: string[] };
+
 /** Comparison operators of a condition leaf that take one value. */
 export type SqlCompareOp = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 'notLike';
 
 /** A condition of the translated query: and/or/not nodes over leaf predicates on field paths. */
 export type SqlCondition =
-  | { op: 'and' | 'or'; conditions: SqlCondition[] }
-  | { op: 'not'; condition: SqlCondition }
-  | { op: SqlCompareOp; path: string[]; value: SqlValue }
-  | { op: 'in' | 'nin' | 'between'; path: string[]; values: SqlValue[] }
-  | { op: 'isNull' | 'isNotNull'; path: string[] };
+  | { op: 'and' | 'or'; conditions: SqlConditionOf<{ path: string[] }>[] }
+  | { op: 'not'; condition: SqlConditionOf<{ path: string[] }> }
+  | ({ path: string[] } & { op: SqlCompareOp; value: SqlValue })
+  | ({ path: string[] } & { op: 'in' | 'nin' | 'between'; values: SqlValue[] })
+  | ({ path: string[] } & { op: 'isNull' | 'isNotNull' });
+
+/** A condition tree whose leaves read `T`: and/or/not nodes over leaf predicates. */
+export type SqlConditionOf<T> =
+  | { op: 'and' | 'or'; conditions: SqlConditionOf<T>[] }
+  | { op: 'not'; condition: SqlConditionOf<T> }
+  | (T & { op: SqlCompareOp; value: SqlValue })
+  | (T & { op: 'in' | 'nin' | 'between'; values: SqlValue[] })
+  | (T & { op: 'isNull' | 'isNotNull' });
 
 /** The answer of the SQL helper, with rows typed as `T`. */
 export interface SqlResponse<T extends object = Record<string, unknown>> {
   data: T[];
   query: CollectionQuery;
 }
+
+/** What a condition leaf or a sort key reads: a field, or (in HAVING and ORDER BY of a grouped query) an aggregate. */
+export type SqlTarget = { path: string[] } | { aggregate: SqlAggregate };
 
 /** A literal or parameter value: what a condition compares a field with. */
 export type SqlValue = string | number | boolean | null;
@@ -487,6 +597,77 @@ export type StoredDocument<T extends object = Record<string, unknown>> = T & {
   _id: string;
   _createdAt: string;
   _updatedAt: string;
+};
+
+/** A trigger. */
+export type Trigger = {
+  _id: string;
+  name: string;
+  clusterId: string;
+  source:
+    | {
+        type: 'document';
+        events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+        collection?: string | undefined;
+      }
+    | { type: 'schedule'; cron: string; timezone?: string | undefined };
+  target: { function: string } | { webhook: string };
+  active: boolean;
+  createdAt: string;
+  lastRunAt: string | null;
+};
+
+/** A request to create a trigger. */
+export type TriggerCreate = {
+  name: string;
+  source:
+    | {
+        type: 'document';
+        events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+        collection?: string | undefined;
+      }
+    | { type: 'schedule'; cron: string; timezone?: string | undefined };
+  target: { function: string } | { webhook: string };
+  active?: boolean | undefined;
+  clusterId?: string | undefined;
+};
+
+/** One run of a trigger. */
+export type TriggerRun = {
+  _id: string;
+  triggerId: string;
+  status: 'error' | 'ok' | 'queued';
+  startedAt: string;
+  durationMs: number | null;
+  event: unknown;
+  error: string | null;
+};
+
+/** What fires a trigger. */
+export type TriggerSource =
+  | {
+      type: 'document';
+      events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+      collection?: string | undefined;
+    }
+  | { type: 'schedule'; cron: string; timezone?: string | undefined };
+
+/** What a trigger runs. */
+export type TriggerTarget = { function: string } | { webhook: string };
+
+/** A change of a trigger. */
+export type TriggerUpdate = {
+  name?: string | undefined;
+  source?:
+    | {
+        type: 'document';
+        events: ('document.created' | 'document.updated' | 'document.deleted' | '*')[];
+        collection?: string | undefined;
+      }
+    | { type: 'schedule'; cron: string; timezone?: string | undefined }
+    | undefined;
+  target?: { function: string } | { webhook: string } | undefined;
+  active?: boolean | undefined;
 };
 
 /** A day of usage. */

@@ -28,12 +28,20 @@ export type {
   DocumentPage,
   ErrorCode,
   ErrorResponse,
+  FunctionCreate,
+  FunctionDeploy,
+  FunctionDetail,
+  FunctionRecord,
   ImportFormat,
   Invitation,
   InvitationCreate,
+  Invocation,
+  InvocationStatus,
+  InvocationTrigger,
   Invoice,
   InvoiceLine,
   InvoiceList,
+  InvokeResult,
   IpAllowlist,
   Job,
   JobList,
@@ -52,6 +60,12 @@ export type {
   SqlCondition,
   SqlResponse,
   StoredDocument,
+  Trigger,
+  TriggerCreate,
+  TriggerRun,
+  TriggerSource,
+  TriggerTarget,
+  TriggerUpdate,
   UsageDay,
   UsageList,
   User,
@@ -122,6 +136,12 @@ export {
   type ListParams,
   type MergePatch,
 } from './resources/data.js';
+export {
+  type FunctionListParams,
+  Functions,
+  type InvocationListParams,
+} from './resources/functions.js';
+export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs } from './resources/logs.js';
@@ -134,6 +154,7 @@ export {
 } from './resources/query.js';
 export { RobotKeys, Robots } from './resources/robots.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
+export { type TriggerListParams, type TriggerRunListParams, Triggers } from './resources/triggers.js';
 export {
   type DeliveryListParams,
   type WebhookStreamEvent,

@@ -107,3 +107,57 @@ describe('client.data.query', () => {
     expect(build).toThrow(DataPlatformError);
   });
 });
+
+describe('client.data.query(...).groupBy', () => {
+  const orders = () => client.data.query<Order>('orders');
+
+  it('compiles grouped fields, aggregates, HAVING and ORDER BY with every value bound', () => {
+    const built = orders()
+      .where('total', '>', 0)
+      .groupBy('status', 'customer.name')
+      .count('n')
+      .sum('total')
+      .countDistinct('customer.name')
+      .having('n', '>=', 2)
+      .orderBy('-n', 'status')
+      .limit(5)
+      .offset(1);
+    expect(built.toSQL()).toEqual({
+      sql: 'SELECT "status", "customer"."name", COUNT(*) AS "n", SUM("total"), COUNT(DISTINCT "customer"."name") FROM "orders" WHERE ("total" > ?) GROUP BY "status", "customer"."name" HAVING ("n" >= ?) ORDER BY "n" DESC, "status" ASC LIMIT 5 OFFSET 1',
+      params: [0, 2],
+    });
+  });
+
+  it('answers one row per group keyed by field, alias or aggregate text', async () => {
+    seed();
+    const { data } = await orders()
+      .groupBy('status')
+      .count()
+      .sum('total', 'revenue')
+      .avg('total')
+      .orderBy('-revenue');
+    expect(data).toEqual([
+      { status: 'paid', 'COUNT(*)': 2, revenue: 370, 'AVG(total)': 185 },
+      { status: 'open', 'COUNT(*)': 1, revenue: 300, 'AVG(total)': 300 },
+      { status: 'sent', 'COUNT(*)': 1, revenue: 80, 'AVG(total)': 80 },
+    ]);
+  });
+
+  it('aggregates every match into one row with groupBy() and filters groups with having', async () => {
+    seed();
+    expect((await orders().groupBy().min('total').max('total', 'top')).data).toEqual([
+      { 'MIN(total)': 80, top: 300 },
+    ]);
+    expect((await orders().groupBy('status').count('n').having('n', '>', 1)).data).toEqual([
+      { status: 'paid', n: 2 },
+    ]);
+  });
+
+  it.each([
+    ['an alias with a double quote', () => orders().groupBy('status').count('a"b')],
+    ['a grouped query with nothing to answer', () => orders().groupBy().toSQL()],
+    ['an aggregate of a field with a control character', () => orders().groupBy().sum('a\u0001')],
+  ])('refuses %s before sending anything', (_name, build) => {
+    expect(build).toThrow(DataPlatformError);
+  });
+});

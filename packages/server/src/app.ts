@@ -9,6 +9,7 @@ import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
 import type { ServerConfig } from './config.js';
+import { Sandbox } from './functions/sandbox.js';
 import { contractValidation } from './http/contract-validation.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
@@ -26,6 +27,7 @@ import { clusterHandlers, memberHandlers } from './routes/clusters.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
+import { functionHandlers } from './routes/functions.js';
 import { registerHealth } from './routes/health.js';
 import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
@@ -35,12 +37,14 @@ import { schemaHandlers } from './routes/schema.js';
 import { settingsHandlers } from './routes/settings.js';
 import { signInHandlers } from './routes/sign-in.js';
 import { sqlHandlers } from './routes/sql.js';
+import { triggerHandlers } from './routes/triggers.js';
 import { webauthnHandlers } from './routes/webauthn.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
+import { billedStatus } from './services/billing.js';
 import { type BillingRuntime, openBilling } from './services/billing-runtime.js';
 import { ClusterDeletions } from './services/cluster-deletions.js';
 import { ClusterMembers } from './services/cluster-members.js';
@@ -48,6 +52,7 @@ import { ClusterService } from './services/clusters.js';
 import { DeviceSignIn } from './services/device-sign-in.js';
 import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
+import { FunctionService } from './services/functions.js';
 import { ImportService } from './services/import/import-service.js';
 import { JobService } from './services/jobs.js';
 import { KeyService } from './services/keys.js';
@@ -58,9 +63,13 @@ import { SchemaService } from './services/schema.js';
 import { SchemaGuards } from './services/schema-guards.js';
 import { SettingsService } from './services/settings.js';
 import { SqlService } from './services/sql.js';
+import { TriggerService } from './services/triggers.js';
 import { UsageRecorder } from './services/usage-recorder.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
+import { TriggerRunner } from './triggers/runner.js';
+import { TriggerScheduler } from './triggers/scheduler.js';
+import { systemClock } from './webhooks/clock.js';
 import { openWebhooks, type WebhookRuntime } from './webhooks/runtime.js';
 
 declare module 'fastify' {
@@ -71,6 +80,10 @@ declare module 'fastify' {
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
     billing: BillingRuntime;
+    /** Fires schedule triggers; started by `startServer`, polled by tests that move their clock. */
+    triggerScheduler: TriggerScheduler;
+    /** Runs triggers' targets (`drain()` lets tests wait for runs in flight). */
+    triggerRunner: TriggerRunner;
   }
 }
 
@@ -189,17 +202,40 @@ export async function buildApp(
   app.addHook('onClose', () => deletions.close());
   await deletions.resumeUnfinished();
 
+  const guards = new SchemaGuards(storage);
+  const documents = new DocumentService(storage, guards);
+  const sql = new SqlService(storage);
+  const sandbox = new Sandbox();
+  app.addHook('onClose', () => sandbox.close());
+  const functions = new FunctionService(
+    storage,
+    sandbox,
+    { documents, sql, billingStatus: (clusterId) => billedStatus(storage, clusterId) },
+    activity,
+    meter ? (clusterId) => meter.recordFunctionInvocation(clusterId) : undefined,
+  );
+  const clock = options.clock ?? systemClock;
+  const triggerRunner = new TriggerRunner(storage, functions, app.log, webhooks.sender);
+  webhooks.worker?.useTriggers((delivery) => triggerRunner.deliverEvent(delivery));
+  const scheduler = new TriggerScheduler(storage, triggerRunner, clock, app.log);
+  app.decorate('triggerScheduler', scheduler);
+  app.decorate('triggerRunner', triggerRunner);
+  app.addHook('onClose', async () => {
+    await scheduler.stop();
+    await triggerRunner.drain();
+  });
+  const triggers = new TriggerService(storage, triggerRunner, clock);
+
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
-  const guards = new SchemaGuards(storage);
   const schema = new SchemaService(storage, guards);
   await schema.failInterruptedBuilds();
   serveRoutes(
     app,
     routes,
     {
-      ...dataHandlers(new DocumentService(storage, guards)),
-      ...sqlHandlers(new SqlService(storage)),
+      ...dataHandlers(documents),
+      ...sqlHandlers(sql),
       ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
         imports: new ImportService(storage, guards),
@@ -222,6 +258,8 @@ export async function buildApp(
       ...webhookHandlers(webhooks.service, webhooks.streams),
       ...billingHandlers(billing.service, billing.payments),
       ...schemaHandlers(schema),
+      ...functionHandlers(functions),
+      ...triggerHandlers(triggers),
     },
     {
       auth,

@@ -59,6 +59,7 @@ export async function startServer(
   const maintenance = new Maintenance(storage, app.log, undefined, app.billing.tasks.tasks());
   maintenance.start();
   app.webhooks.worker?.start();
+  app.triggerScheduler.start();
   return {
     app,
     storage,

@@ -7,6 +7,17 @@ import { expectError } from './key-helpers.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** Counts the orders, then tries to add one: what a suspended account's function may and may not do. */
+const WRITER = `export default async (input, ctx) => {
+  const read = (await ctx.data.list('orders', { limit: 1 })).total;
+  try {
+    await ctx.data.create('orders', { total: 1 });
+    return { read, write: 'written' };
+  } catch (error) {
+    return { read, write: error.code };
+  }
+};`;
+
 forEachEngine(
   (server) => {
     let t: TestServer;
@@ -229,9 +240,24 @@ forEachEngine(
         await expectError(await write(who), 402, 'payment_required');
         // Reads still work, so the owner can see and take out their data.
         expect((await as(who, 'GET', '/api/v1/data/orders')).status).toBe(200);
+        // A function of the account's cluster reads but does not write either.
+        const made = await as(who, 'POST', '/api/functions', { name: 'writer', code: WRITER });
+        expect(made.status, await made.clone().text()).toBe(201);
+        const fn = (await made.json()) as { _id: string };
+        const invoke = async () => {
+          const res = await as(who, 'POST', `/api/functions/${fn._id}/invoke`, {});
+          expect(res.status, await res.clone().text()).toBe(200);
+          return ((await res.json()) as { result: unknown }).result;
+        };
+        expect(await invoke()).toEqual({ read: 5, write: 'payment_required' });
         await t.server.storage.billing.grantCredits({ email: who.email }, 1000);
         expect((await account(who)).status).toBe('active');
         expect((await write(who)).status).toBe(201);
+        expect(await invoke()).toEqual({ read: 6, write: 'written' });
+        // Every run is metered as one invocation, the refused write's too.
+        await billing().meter!.flush();
+        const usage = UsageList.parse(await (await as(who, 'GET', '/api/billing/usage')).json());
+        expect(usage.data.reduce((sum, day) => sum + day.functionInvocations, 0)).toBe(2);
       });
 
       it('grants credits with the operator command, and names a missing user', async () => {

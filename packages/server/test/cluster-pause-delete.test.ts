@@ -210,9 +210,12 @@ forEachEngine((server) => {
         const finished = Job.parse(await (await asUser(t, owner, 'GET', `/api/jobs/${job._id}`)).json());
         expect(finished).toMatchObject({ status: 'succeeded' });
         expect(finished.counts.rows).toBeGreaterThanOrEqual(30);
-        // Left: the tombstone (answered as 404) and the deletion job naming it, nothing else.
+        // Left: the tombstone (answered as 404), the deletion job naming it, and the cluster's metered usage, which
+        // its owner's invoices still bill (docs/billing.md); nothing else.
+        await t.server.app.billing.meter?.flush();
         const left = await rowsNaming(t, [...ids, job._id]);
-        expect(left).toEqual({ clusters: 1, jobs: 1 });
+        const usage = t.server.app.billing.meter ? { billing_usage_days: 1 } : {};
+        expect(left).toEqual({ clusters: 1, jobs: 1, ...usage });
         await expectError(await asUser(t, member, 'GET', `/api/clusters/${cluster._id}`), 404, 'not_found');
       } finally {
         await hook.close();

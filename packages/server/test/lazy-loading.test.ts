@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lazy } from '../src/lazy.js';
-import { bearer, forEachEngine, signUp } from './helpers.js';
+import { asUser, userOn } from './cluster-helpers.js';
+import { availableEngines, bearer, forEachEngine, signUp } from './helpers.js';
 
 describe('lazy', () => {
   it('loads once, on the first call, and hands every caller the same module', async () => {
@@ -96,4 +97,36 @@ describe('the API explorer, built on its first request', () => {
       expect(await missing.json()).toMatchObject({ code: 'not_found' });
     });
   });
+});
+
+// The cron parser (croner) is loaded once some trigger has a schedule. Each case starts its server from a fresh
+// module registry, so whether the parser is loaded is this server's own doing.
+describe.each(availableEngines())('the cron parser on %s', (engine) => {
+  it('stays unloaded through functions and document triggers, and loads with the first schedule', async () => {
+    vi.resetModules();
+    const { startTestServer } = await import('./helpers.js');
+    const cron = await import('../src/triggers/cron.js');
+    const t = await startTestServer({ engine });
+    try {
+      const owner = await userOn(t, 'team');
+      const fn = await asUser(t, owner, 'POST', '/api/functions', {
+        name: 'lazy',
+        code: 'export default () => 1;',
+      });
+      expect(fn.status).toBe(201);
+      const target = { function: ((await fn.json()) as { _id: string })._id };
+      const source = { type: 'document', events: ['document.created'] };
+      expect((await asUser(t, owner, 'POST', '/api/triggers', { name: 'doc', source, target })).status).toBe(
+        201,
+      );
+      await t.server.app.triggerScheduler.poll();
+      expect(cron.cronLoaded()).toBe(false);
+      const schedule = { type: 'schedule', cron: '0 0 1 1 *' };
+      const res = await asUser(t, owner, 'POST', '/api/triggers', { name: 'tick', source: schedule, target });
+      expect(res.status).toBe(201);
+      expect(cron.cronLoaded()).toBe(true);
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
 });

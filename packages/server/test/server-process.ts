@@ -11,10 +11,14 @@ const COMMANDS = {
   built: ['dist/bin.js'],
 };
 
-/** The reference server as its own Node process; ready once its credentials are written. */
+/**
+ * The reference server as its own Node process; ready once its credentials are written, or, with `credentials:
+ * false` (a further instance on a database that already has its development account), once it answers /readyz.
+ */
 export async function startProcess(
   env: Record<string, string>,
   from: keyof typeof COMMANDS = 'source',
+  { credentials = true }: { credentials?: boolean } = {},
 ): Promise<{ child: ChildProcess; url: string }> {
   if (from === 'built' && !existsSync(join(PACKAGE_DIR, 'dist', 'bin.js')))
     throw new Error('packages/server/dist/bin.js is missing: run `pnpm build` first (`pnpm test` does)');
@@ -33,7 +37,8 @@ export async function startProcess(
       () => false,
     );
     // The development account is written just after the server starts listening.
-    if (up && existsSync(join(env.DATAPLATFORM_DATA_DIR!, 'dev-credentials.json'))) return { child, url };
+    if (up && (!credentials || existsSync(join(env.DATAPLATFORM_DATA_DIR!, 'dev-credentials.json'))))
+      return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -48,6 +48,33 @@ const CORPUS: [string, string, unknown[]?][] = [
   ['a thousand ORs', `SELECT * FROM orders WHERE ${Array(1100).fill('n = 2').join(' OR ')}`],
   ['deeply nested parentheses', `SELECT * FROM orders WHERE ${'('.repeat(3000)}n = 1${')'.repeat(3000)}`],
   ['a deep NOT chain', `SELECT * FROM orders WHERE ${'NOT '.repeat(2000)}n = 1`],
+  ['a stacked statement after GROUP BY', `SELECT name FROM orders GROUP BY name; ${DROP}`],
+  ['an alias that closes SQL', `SELECT name AS "x', 1); ${DROP}; --", COUNT(*) FROM orders GROUP BY name`],
+  ['a backticked alias with quotes', 'SELECT COUNT(*) AS `n\'"); --` FROM orders'],
+  ['an aggregate of a field that closes SQL', `SELECT SUM("n') OR 1=1 --") FROM orders`],
+  ['an aggregate of a field that looks like a JSON path', 'SELECT MAX("$.name"), MIN("a[0]") FROM orders'],
+  ['COUNT(DISTINCT) of a quoted field', `SELECT COUNT(DISTINCT "name""; ${DROP}") FROM orders`],
+  ['a group key that closes SQL', `SELECT COUNT(*) FROM orders GROUP BY "name') --"`],
+  [
+    'injection text in HAVING',
+    'SELECT name, COUNT(*) FROM orders GROUP BY name HAVING name = ?',
+    [`x'; ${DROP}; --`],
+  ],
+  ['a tautology in HAVING', "SELECT name FROM orders GROUP BY name HAVING COUNT(*) > 0 OR '1' = '1'"],
+  ['a subquery in HAVING', 'SELECT name FROM orders GROUP BY name HAVING COUNT(*) > (SELECT 1)'],
+  ['a function in GROUP BY', 'SELECT COUNT(*) FROM orders GROUP BY lower(name)'],
+  ['an aggregate of an expression', 'SELECT SUM(n + 1) FROM orders'],
+  ['an aggregate of a literal', "SELECT MAX('x'), SUM(1) FROM orders"],
+  ['an engine aggregate', "SELECT group_concat(name), string_agg(name, ',') FROM orders"],
+  ['a window function', 'SELECT COUNT(*) OVER (PARTITION BY name) FROM orders'],
+  ['DISTINCT ON', 'SELECT DISTINCT ON (name) name FROM orders'],
+  ['a cast in ORDER BY', 'SELECT name FROM orders GROUP BY name ORDER BY SUM(n)::text'],
+  ['GROUP BY ROLLUP', 'SELECT name, COUNT(*) FROM orders GROUP BY ROLLUP (name)'],
+  ['grouping a system catalog', 'SELECT sql, COUNT(*) FROM sqlite_master GROUP BY sql'],
+  [
+    'sixty group keys',
+    `SELECT COUNT(*) FROM orders GROUP BY ${Array.from({ length: 60 }, (_, i) => `f${i}`).join(', ')}`,
+  ],
   [
     'many parameters',
     `SELECT * FROM orders WHERE n IN (${Array(3000).fill('?').join(',')})`,
@@ -129,6 +156,10 @@ forEachEngine((server) => {
         body: { sql: 'SELECT COUNT(*) FROM orders' },
       });
       expect((await count.json()).data).toEqual([{ count: 4 }]);
+      const grouped = await t.call('POST', '/api/v1/data/sql', {
+        body: { sql: 'SELECT COUNT(*) AS n, SUM(n) AS total FROM orders' },
+      });
+      expect((await grouped.json()).data).toEqual([{ n: 4, total: 3 }]);
     });
   });
 });

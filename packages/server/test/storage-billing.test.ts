@@ -72,12 +72,22 @@ describe.each(availableEngines())('billing storage on %s', (engine) => {
     expect(await storage.billing.applySubscriptionEvent(event('evt_s1'), subscribe)).toBe('replayed');
     expect(await storage.billing.stripeEventSeen('evt_s1')).toBe(true);
     expect(await storage.billing.stripeSubscription(user)).toBe('sub_1');
-    const failed = (subscriptionId: string) =>
-      ({ kind: 'payment_failed', customerId: 'cus_store', subscriptionId }) as const;
+    const payment = (kind: 'payment_failed' | 'paid', subscriptionId: string, created: number) =>
+      ({ kind, customerId: 'cus_store', subscriptionId, created }) as const;
+    const failed = (subscriptionId: string, created = 100) =>
+      payment('payment_failed', subscriptionId, created);
     expect(await storage.billing.applySubscriptionEvent(event('evt_s2'), failed('sub_0'))).toBe('ignored');
     expect(await storage.billing.applySubscriptionEvent(event('evt_s3'), failed('sub_1'))).toMatchObject({
       status: 'past_due',
     });
+    // Stripe delivers out of order: a payment older than the failure applied changes nothing; one of the same
+    // second ends it, and a failure of that second, delivered after it, does not undo it.
+    const apply = (id: string, change: ReturnType<typeof payment>) =>
+      storage.billing.applySubscriptionEvent(event(id), change);
+    expect(await apply('evt_p1', payment('paid', 'sub_1', 99))).toBe('ignored');
+    expect(await apply('evt_p2', payment('paid', 'sub_1', 100))).toMatchObject({ status: 'active' });
+    expect(await apply('evt_p3', failed('sub_1', 100))).toBe('ignored');
+    expect(await apply('evt_p4', failed('sub_1', 101))).toMatchObject({ status: 'past_due' });
     const ended = {
       kind: 'ended',
       customerId: 'cus_store',

@@ -24,13 +24,18 @@ function signed(payload: string, timestamp?: number): string {
 let events = 0;
 
 /** An event as Stripe sends it, with a fresh id. */
-function stripeEvent(type: string, object: Record<string, unknown>): string {
+function stripeEvent(type: string, object: Record<string, unknown>, created = nowSeconds()): string {
   return JSON.stringify({
     id: `evt_test_${process.pid}_${++events}`,
     object: 'event',
     type,
+    created,
     data: { object },
   });
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }
 
 /** A `checkout.session.completed` event; `more` adds the session's customer and subscription. */
@@ -44,11 +49,17 @@ function completed(metadata: Record<string, string>, more: Record<string, unknow
 }
 
 /** A subscription's invoice event: the subscription named where the current API puts it, or at the top level. */
-function invoiceEvent(type: string, customer: string, subscription: string, legacy = false): string {
+function invoiceEvent(
+  type: string,
+  customer: string,
+  subscription: string,
+  legacy = false,
+  created = nowSeconds(),
+): string {
   const names = legacy
     ? { subscription }
     : { parent: { type: 'subscription_details', subscription_details: { subscription } } };
-  return stripeEvent(type, { id: `in_test_${events}`, object: 'invoice', customer, ...names });
+  return stripeEvent(type, { id: `in_test_${events}`, object: 'invoice', customer, ...names }, created);
 }
 
 function subscriptionDeleted(customer: string, subscription: string): string {
@@ -147,6 +158,10 @@ describe.skipIf(!stripeMockUrl).each(availableEngines())(
         expect((await accountOf(who)).status).toBe('active');
         // A replay changes nothing, even after the account moved on.
         expect(await applied(failed)).toBe(false);
+        expect((await accountOf(who)).status).toBe('active');
+        // Nor does an earlier failure that Stripe delivers after the payment.
+        const late = invoiceEvent('invoice.payment_failed', customer, subscription, false, nowSeconds() - 60);
+        expect(await applied(late)).toBe(false);
         expect((await accountOf(who)).status).toBe('active');
         const log = await as(who, 'GET', '/api/logs/activity');
         const actions = ((await log.json()) as { data: { action: string }[] }).data.map((e) => e.action);

@@ -6,6 +6,7 @@ import { billingRoutes } from './billing.js';
 import { clusterRoutes, memberRoutes } from './clusters.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
+import { functionKeyRoutes, functionRoutes } from './functions.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsRoutes } from './logs.js';
@@ -14,6 +15,7 @@ import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
+import { triggerKeyRoutes, triggerRoutes } from './triggers.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -23,6 +25,7 @@ export { billingRoutes, STRIPE_WEBHOOK_BODY_LIMIT } from './billing.js';
 export { clusterRoutes, memberRoutes } from './clusters.js';
 export { dataRoutes } from './data.js';
 export { deviceRoutes } from './device.js';
+export { functionKeyRoutes, functionRoutes } from './functions.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsRoutes } from './logs.js';
@@ -31,6 +34,7 @@ export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
+export { triggerKeyRoutes, triggerRoutes } from './triggers.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
 export { webhookRoutes } from './webhooks.js';
 
@@ -56,6 +60,10 @@ export const routes: readonly RouteDefinition[] = [
   ...schemaRoutes,
   ...indexRoutes,
   ...schemaKeyRoutes,
+  ...functionRoutes,
+  ...functionKeyRoutes,
+  ...triggerRoutes,
+  ...triggerKeyRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -79,7 +87,11 @@ export type RouteId =
   | (typeof webhookRoutes)[number]['id']
   | (typeof schemaRoutes)[number]['id']
   | (typeof indexRoutes)[number]['id']
-  | (typeof schemaKeyRoutes)[number]['id'];
+  | (typeof schemaKeyRoutes)[number]['id']
+  | (typeof functionRoutes)[number]['id']
+  | (typeof functionKeyRoutes)[number]['id']
+  | (typeof triggerRoutes)[number]['id']
+  | (typeof triggerKeyRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

@@ -25,6 +25,9 @@ export const ACTIVITY_ACTIONS = [
   'billing.subscription_ended',
   'billing.payment_failed',
   'billing.payment_succeeded',
+  // Named as the notification kind of API.md: a function of the owner's cluster failed FUNCTION_LIMITS.failingStreak
+  // times in a row.
+  'function_failing',
 ] as const;
 
 /** An action of the activity log. */
@@ -36,7 +39,10 @@ export const ActivityEntry = z
     _id: z.string(),
     action: z.enum(ACTIVITY_ACTIONS),
     createdAt: Timestamp,
-    ip: z.string().meta({ description: 'Client address of the request' }),
+    ip: z.string().meta({
+      description:
+        'Client address of the request; empty for what the server noticed on its own (`function_failing`)',
+    }),
     userAgent: z.string().nullable(),
     details: z.record(z.string(), z.unknown()).meta({ description: 'Facts of the action, such as the plan' }),
   })

@@ -86,21 +86,31 @@ export const InvoiceParams = z.object({ id: z.string().min(1).max(128) });
 /** Smallest credit top-up through Checkout, in cents. */
 export const MIN_CREDIT_TOP_UP = 500;
 
-/** Request for a Checkout page: a paid plan, or credits to buy (exactly one of them). */
+/**
+ * Request for a Checkout page: a paid plan, or credits to buy. Two strict shapes, so that "exactly one of them" is
+ * in the OpenAPI document too, not only in the server.
+ */
 export const CheckoutRequest = z
-  .strictObject({
-    plan: z.enum(PLANS).exclude(['free']).optional().meta({ description: 'The plan to subscribe to' }),
-    credits: z
-      .number()
-      .int()
-      .min(MIN_CREDIT_TOP_UP)
-      .max(100_000_000)
-      .optional()
-      .meta({ description: 'Credits to buy, in cents (at least 500)' }),
-  })
-  .refine((body) => (body.plan === undefined) !== (body.credits === undefined), {
-    message: 'Give exactly one of `plan` and `credits`',
-  })
+  .union(
+    [
+      z
+        .strictObject({
+          plan: z.enum(PLANS).exclude(['free']).meta({ description: 'The plan to subscribe to' }),
+        })
+        .meta({ id: 'PlanCheckout', description: 'Checkout of a paid plan.' }),
+      z
+        .strictObject({
+          credits: z
+            .number()
+            .int()
+            .min(MIN_CREDIT_TOP_UP)
+            .max(100_000_000)
+            .meta({ description: 'Credits to buy, in cents (at least 500)' }),
+        })
+        .meta({ id: 'CreditsCheckout', description: 'Checkout of payg credits.' }),
+    ],
+    { error: 'Give exactly one of `plan` and `credits`' },
+  )
   .meta({ id: 'CheckoutRequest', description: 'What the Checkout page sells: a plan or credits.' });
 
 /** A page of the payment provider to send the user to. */

@@ -46,7 +46,7 @@ export const MemberParams = z.object({ id: z.string().min(1).max(128), userId: z
 /** A role in a cluster. */
 const Role = z.enum(CLUSTER_ROLES).meta({
   description:
-    'owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only',
+    'owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only',
 });
 
 /** A member of a cluster. */

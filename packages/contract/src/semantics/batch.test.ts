@@ -143,6 +143,12 @@ describe('isWellFormedBatch', () => {
     );
   });
 
+  it('refuses a data key holding undefined on a kind without data, as the strict schema does', () => {
+    const candidate = { operations: [{ op: 'delete', collection: 'c', id: 'x', data: undefined }] };
+    expect(BatchRequest.safeParse(candidate).success).toBe(false);
+    expect(isWellFormedBatch(candidate)).toBe(false);
+  });
+
   it('accepts the largest batch and refuses one operation more, as the schema does', () => {
     const operations = Array.from({ length: 1000 }, (_, i) => ({
       op: 'insert',

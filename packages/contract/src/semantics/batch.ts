@@ -118,7 +118,9 @@ function isWellFormedOperation(operation: unknown): boolean {
     return false;
   const needs = KIND_NEEDS[op as BatchOperationKind];
   if (id === undefined ? needs.id : typeof id !== 'string') return false;
-  if (data === undefined) return !needs.data;
+  // A kind without data has no `data` key in its strict schema, even one holding undefined (a caller's object,
+  // never parsed JSON).
+  if (data === undefined) return !needs.data && !Object.hasOwn(operation, 'data');
   return needs.data && isJsonObject(data);
 }
 

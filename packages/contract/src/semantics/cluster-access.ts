@@ -8,8 +8,9 @@ export const CLUSTER_ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type ClusterRole = (typeof CLUSTER_ROLES)[number];
 
 /**
- * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys,
- * webhooks or the collections' validators and indexes (`schema`); manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
+ * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys or
+ * webhooks; manage the collections' validators and indexes (`schema`); deploy, delete or run functions; manage or
+ * run triggers; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
  */
 export const CLUSTER_ACTIONS = [
   'read',
@@ -17,6 +18,8 @@ export const CLUSTER_ACTIONS = [
   'keys',
   'webhooks',
   'schema',
+  'functions',
+  'triggers',
   'manage',
   'members',
   'delete',
@@ -27,13 +30,13 @@ export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
 
 /**
  * The role table of the API: owner everything; admin everything but deleting the cluster (and billing, which is
- * the account's, not the cluster's); developer data, keys and webhooks (and later functions, triggers, schema,
- * backups); viewer read only.
+ * the account's, not the cluster's); developer data, keys, webhooks, schema, functions and triggers (and later
+ * backups); viewer read only. Running a function is `functions`, not `read`: its code may write data.
  */
 const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
   owner: new Set(CLUSTER_ACTIONS),
   admin: new Set(CLUSTER_ACTIONS.filter((action) => action !== 'delete')),
-  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'schema']),
+  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'schema', 'functions', 'triggers']),
   viewer: new Set<ClusterAction>(['read']),
 };
 
@@ -84,6 +87,8 @@ export function clusterActionOf(
   if (named) return named;
   if (route.method === 'GET') return 'read';
   if (route.tag === 'webhooks') return 'webhooks';
+  if (route.tag === 'functions') return 'functions';
+  if (route.tag === 'triggers') return 'triggers';
   if (route.scopes.includes('data:read') && !route.scopes.includes('data:write')) return 'read';
   return 'data';
 }

@@ -1,19 +1,25 @@
 import { likeTokens } from '../like.js';
-import type { SqlCondition, SqlValue } from '../schemas/sql.js';
+import type { SqlHaving, SqlTarget, SqlValue } from '../schemas/sql.js';
+import { targetText } from './aggregates.js';
 import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
-import { fieldPath } from './fields.js';
 import { numberLiteral, type Params, stringLiteral } from './values.js';
 
-/** What a translator needs besides the node: the statement text (for literals) and the parameters. */
+/**
+ * What a translator needs besides the node: the statement text (for literals), the parameters, and what a
+ * field or an aggregate may stand for in this clause (WHERE reads document fields, HAVING grouped fields and
+ * aggregates); `target` returns undefined for a node that is neither.
+ */
 export interface Context {
   sql: string;
   params: Params;
+  target: (node: AstNode, at: number | undefined) => SqlTarget | undefined;
 }
 
-type Operand = { kind: 'field'; path: string[] } | { kind: 'value'; value: SqlValue };
+type Condition = SqlHaving;
+type Operand = { kind: 'field'; target: SqlTarget } | { kind: 'value'; value: SqlValue };
 
-const COMPARISONS: Record<string, { op: SqlCondition['op']; flipped: SqlCondition['op'] }> = {
+const COMPARISONS: Record<string, { op: Condition['op']; flipped: Condition['op'] }> = {
   '=': { op: 'eq', flipped: 'eq' },
   '!=': { op: 'ne', flipped: 'ne' },
   '<>': { op: 'ne', flipped: 'ne' },
@@ -31,8 +37,8 @@ export function operand(node: unknown, ctx: Context, at: number | undefined): Op
   if (!isNode(node)) fail('Unsupported expression', undefined, at);
   const where = positionOf(node, at);
   if (isNode(node.ast) || node.type === 'select') fail('Subqueries are not supported', node, at);
-  const path = fieldPath(node, where);
-  if (path) return { kind: 'field', path };
+  const target = ctx.target(node, where);
+  if (target) return { kind: 'field', target };
   const param = ctx.params.take(node, where);
   if (param !== undefined) return { kind: 'value', value: param };
   switch (node.type) {
@@ -44,9 +50,6 @@ export function operand(node: unknown, ctx: Context, at: number | undefined): Op
       return { kind: 'value', value: null };
   }
   if (node.type === 'function') fail(`Unknown function ${functionName(node)}`, node, at);
-  if (node.type === 'aggr_func') {
-    fail(`Aggregate ${functionName(node)}(…) is only allowed as COUNT(*) in the select list`, node, at);
-  }
   const number = numberLiteral(node, where);
   if (number !== undefined) return { kind: 'value', value: number };
   if (node.type === 'unary_expr') fail(`Operator ${String(node.operator)} is not supported here`, node, at);
@@ -58,7 +61,7 @@ function valueOperand(node: unknown, ctx: Context, at: number | undefined, role:
   const result = operand(node, ctx, at);
   if (result.kind === 'field') {
     fail(
-      `${role} must be a value, not the field ${result.path.join('.')} (strings take single quotes: 'text')`,
+      `${role} must be a value, not the field ${targetText(result.target)} (strings take single quotes: 'text')`,
       node,
       at,
     );
@@ -66,10 +69,10 @@ function valueOperand(node: unknown, ctx: Context, at: number | undefined, role:
   return result.value;
 }
 
-function fieldOf(node: unknown, ctx: Context, at: number | undefined, what: string): string[] {
+function fieldOf(node: unknown, ctx: Context, at: number | undefined, what: string): SqlTarget {
   const result = operand(node, ctx, at);
   if (result.kind !== 'field') fail(`${what} needs a field on its left`, node, at);
-  return result.path;
+  return result.target;
 }
 
 function noBooleans(values: SqlValue[], what: string, at: number | undefined): void {
@@ -85,82 +88,85 @@ function listValues(node: unknown, ctx: Context, at: number | undefined, role: s
   return node.value.map((item: unknown) => valueOperand(item, ctx, at, `Each value of ${role}`));
 }
 
-function comparison(node: AstNode, ctx: Context, at: number | undefined): SqlCondition {
+function comparison(node: AstNode, ctx: Context, at: number | undefined): Condition {
   const { op, flipped } = COMPARISONS[node.operator as string]!;
   const left = operand(node.left, ctx, at);
   const right = operand(node.right, ctx, at);
   if (left.kind === 'field' && right.kind === 'field') {
     fail(
-      `Compare a field with a value, not with another field (${right.path.join('.')}); strings take single quotes`,
+      `Compare a field with a value, not with another field (${targetText(right.target)}); strings take single quotes`,
       node,
       at,
     );
   }
   if (left.kind === 'value' && right.kind === 'value') fail('A condition must name a field', node, at);
-  const [path, value, finalOp] =
+  const [target, value, finalOp] =
     left.kind === 'field'
-      ? [left.path, (right as { value: SqlValue }).value, op]
-      : [(right as { path: string[] }).path, left.value, flipped];
+      ? [left.target, (right as { value: SqlValue }).value, op]
+      : [(right as { target: SqlTarget }).target, left.value, flipped];
   if (finalOp !== 'eq' && finalOp !== 'ne') noBooleans([value], `Operator ${String(node.operator)}`, at);
-  return { op: finalOp, path, value } as SqlCondition;
+  return { op: finalOp, ...target, value } as Condition;
 }
 
-function predicate(node: AstNode, ctx: Context, at: number | undefined): SqlCondition {
+function predicate(node: AstNode, ctx: Context, at: number | undefined): Condition {
   const operator = String(node.operator);
   if (operator in COMPARISONS) return comparison(node, ctx, at);
   switch (operator) {
     case 'IS':
     case 'IS NOT': {
-      const path = fieldOf(node.left, ctx, at, operator);
+      const target = fieldOf(node.left, ctx, at, operator);
       if (!isNode(node.right) || node.right.type !== 'null') {
         fail(`${operator} takes only NULL; compare booleans with = true or = false`, node, at);
       }
-      return { op: operator === 'IS' ? 'isNull' : 'isNotNull', path };
+      return { op: operator === 'IS' ? 'isNull' : 'isNotNull', ...target };
     }
     case 'IN':
     case 'NOT IN': {
-      const path = fieldOf(node.left, ctx, at, operator);
+      const target = fieldOf(node.left, ctx, at, operator);
       const values = listValues(node.right, ctx, at, operator);
-      return { op: operator === 'IN' ? 'in' : 'nin', path, values };
+      return { op: operator === 'IN' ? 'in' : 'nin', ...target, values };
     }
     case 'LIKE':
     case 'NOT LIKE': {
-      const path = fieldOf(node.left, ctx, at, operator);
+      const target = fieldOf(node.left, ctx, at, operator);
       if (isNode(node.right) && node.right.escape) {
         fail('ESCAPE is not supported: a backslash escapes % and _ in LIKE patterns', node, at);
       }
       const value = valueOperand(node.right, ctx, at, `The pattern of ${operator}`);
       if (typeof value !== 'string') fail(`${operator} needs a string pattern`, node, at);
       if (!likeTokens(value)) fail(`The pattern of ${operator} ends with a lone backslash`, node, at);
-      return { op: operator === 'LIKE' ? 'like' : 'notLike', path, value };
+      return { op: operator === 'LIKE' ? 'like' : 'notLike', ...target, value };
     }
     case 'BETWEEN':
     case 'NOT BETWEEN': {
-      const path = fieldOf(node.left, ctx, at, operator);
+      const target = fieldOf(node.left, ctx, at, operator);
       const values = listValues(node.right, ctx, at, operator);
       if (values.length !== 2) fail(`${operator} takes two values: BETWEEN low AND high`, node, at);
       noBooleans(values, operator, at);
-      const between: SqlCondition = { op: 'between', path, values };
+      const between: Condition = { op: 'between', ...target, values };
       return operator === 'BETWEEN' ? between : { op: 'not', condition: between };
     }
   }
   fail(`Operator ${operator} is not supported in WHERE`, node, at);
 }
 
-/** Translates a WHERE expression into a condition tree; anything outside the documented grammar throws. */
-export function condition(node: unknown, ctx: Context, depth = 0, parentAt?: number): SqlCondition {
+/**
+ * Translates a WHERE or HAVING expression into a condition tree; anything outside the documented grammar
+ * throws. Leaves read what `ctx.target` allows: only fields in WHERE.
+ */
+export function condition(node: unknown, ctx: Context, depth = 0, parentAt?: number): Condition {
   if (!isNode(node)) fail('Unsupported condition', undefined, parentAt);
   const at = positionOf(node, parentAt);
   if (depth > MAX_DEPTH) fail(`Conditions nest at most ${MAX_DEPTH} levels deep`, node, at);
   if (node.type === 'binary_expr' && (node.operator === 'AND' || node.operator === 'OR')) {
     const op = node.operator === 'AND' ? 'and' : 'or';
-    const conditions: SqlCondition[] = [];
+    const conditions: Condition[] = [];
     for (const side of [node.left, node.right]) {
       // A chain such as a OR b OR c arrives nested one level per operator; it is one level of the tree.
       const chained = isNode(side) && side.type === 'binary_expr' && side.operator === node.operator;
       const child = condition(side, ctx, chained ? depth : depth + 1, at);
       // a AND b AND c arrives as ((a AND b) AND c): one node per operator reads better in the answer.
-      if (child.op === op) conditions.push(...(child as { conditions: SqlCondition[] }).conditions);
+      if (child.op === op) conditions.push(...(child as { conditions: Condition[] }).conditions);
       else conditions.push(child);
     }
     return { op, conditions };
@@ -176,7 +182,11 @@ export function condition(node: unknown, ctx: Context, depth = 0, parentAt?: num
   if (node.type === 'binary_expr') return predicate(node, ctx, at);
   const single = operand(node, ctx, at);
   if (single.kind === 'field') {
-    fail(`A condition needs a comparison: write ${single.path.join('.')} = true, or IS NOT NULL`, node, at);
+    fail(
+      `A condition needs a comparison: write ${targetText(single.target)} = true, or IS NOT NULL`,
+      node,
+      at,
+    );
   }
   fail('A condition must compare a field with a value', node, at);
 }

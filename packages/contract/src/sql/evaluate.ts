@@ -1,6 +1,8 @@
 import { likeMatches } from '../like.js';
 import type { CollectionQuery, SqlCondition, SqlValue } from '../schemas/sql.js';
 import { compareDocuments, compareJsonValues, type JsonObject, valueAtPath } from '../semantics/documents.js';
+import { groupPlan, isGroupedQuery } from '../semantics/sql-groups.js';
+import { groupRows } from './evaluate-groups.js';
 
 /**
  * How a field value compares with a condition value: a number for two numbers or two strings, 0 or undefined for
@@ -73,10 +75,27 @@ export function evaluate(query: CollectionQuery, documents: readonly JsonObject[
   const where = query.where;
   const found = where ? documents.filter((doc) => matches(where, doc)) : [...documents];
   if (query.select.kind === 'count') return [{ count: found.length }];
-  found.sort((a, b) => compareDocuments(a, b, query.sort));
-  const page = found.slice(query.skip, query.skip + query.limit);
-  if (query.select.kind === 'all') return page;
-  const fields = query.select.fields;
+  if (isGroupedQuery(query)) {
+    // Grouped rows go through the same HAVING (as a WHERE), sort, page and projection as documents.
+    const plan = groupPlan(query);
+    const rows = groupRows(plan, found);
+    const kept = plan.having ? rows.filter((row) => matches(plan.having!, row)) : rows;
+    return pageAndProject(kept, plan.sort, query, plan.fields);
+  }
+  // Only grouped queries sort by aggregates.
+  const sort = query.sort as { path: string[]; descending: boolean }[];
+  return pageAndProject(found, sort, query, query.select.kind === 'fields' ? query.select.fields : undefined);
+}
+
+function pageAndProject(
+  rows: JsonObject[],
+  sort: readonly { path: string[]; descending: boolean }[],
+  { skip, limit }: { skip: number; limit: number },
+  fields: readonly { path: string[]; as: string }[] | undefined,
+): JsonObject[] {
+  rows.sort((a, b) => compareDocuments(a, b, sort));
+  const page = rows.slice(skip, skip + limit);
+  if (!fields) return page;
   // fromEntries defines own properties, so an alias such as "__proto__" stays an ordinary key.
   return page.map((doc) => Object.fromEntries(fields.map((f) => [f.as, valueAtPath(doc, f.path) ?? null])));
 }

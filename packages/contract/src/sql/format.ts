@@ -1,4 +1,4 @@
-import type { CollectionQuery, SqlCondition, SqlValue } from '../schemas/sql.js';
+import type { CollectionQuery, SqlAggregate, SqlHaving, SqlTarget, SqlValue } from '../schemas/sql.js';
 
 const OPERATORS: Record<string, string> = {
   eq: '=',
@@ -26,7 +26,16 @@ function path(segments: readonly string[]): string {
   return segments.map(quoteIdentifier).join('.');
 }
 
-function condition(c: SqlCondition, params: SqlValue[]): string {
+function aggregate(a: SqlAggregate): string {
+  const argument = a.path ? `${'distinct' in a && a.distinct ? 'DISTINCT ' : ''}${path(a.path)}` : '*';
+  return `${a.fn.toUpperCase()}(${argument})`;
+}
+
+function target(t: SqlTarget): string {
+  return 'path' in t ? path(t.path) : aggregate(t.aggregate);
+}
+
+function condition(c: SqlHaving, params: SqlValue[]): string {
   const bind = (value: SqlValue) => {
     params.push(value);
     return '?';
@@ -38,16 +47,16 @@ function condition(c: SqlCondition, params: SqlValue[]): string {
     case 'not':
       return `NOT (${condition(c.condition, params)})`;
     case 'isNull':
-      return `${path(c.path)} IS NULL`;
+      return `${target(c)} IS NULL`;
     case 'isNotNull':
-      return `${path(c.path)} IS NOT NULL`;
+      return `${target(c)} IS NOT NULL`;
     case 'between':
-      return `${path(c.path)} BETWEEN ${bind(c.values[0]!)} AND ${bind(c.values[1]!)}`;
+      return `${target(c)} BETWEEN ${bind(c.values[0]!)} AND ${bind(c.values[1]!)}`;
     case 'in':
     case 'nin':
-      return `${path(c.path)} ${OPERATORS[c.op]} (${c.values.map(bind).join(', ')})`;
+      return `${target(c)} ${OPERATORS[c.op]} (${c.values.map(bind).join(', ')})`;
     default:
-      return `${path(c.path)} ${OPERATORS[c.op]} ${bind(c.value)}`;
+      return `${target(c)} ${OPERATORS[c.op]} ${bind(c.value)}`;
   }
 }
 
@@ -57,17 +66,23 @@ function condition(c: SqlCondition, params: SqlValue[]): string {
  */
 export function formatSql(query: CollectionQuery): { sql: string; params: SqlValue[] } {
   const params: SqlValue[] = [];
-  const select =
-    query.select.kind === 'all'
-      ? '*'
-      : query.select.kind === 'count'
-        ? 'COUNT(*)'
-        : query.select.fields.map((f) => `${path(f.path)} AS ${quoteIdentifier(f.as)}`).join(', ');
-  let sql = `SELECT ${select} FROM ${quoteIdentifier(query.collection)}`;
+  const select = query.select;
+  let columns: string;
+  if (select.kind === 'all') columns = '*';
+  else if (select.kind === 'count') columns = 'COUNT(*)';
+  else if (select.kind === 'fields') {
+    columns = select.fields.map((f) => `${path(f.path)} AS ${quoteIdentifier(f.as)}`).join(', ');
+  } else {
+    const list = select.columns.map((c) => `${target(c)} AS ${quoteIdentifier(c.as)}`).join(', ');
+    columns = `${select.distinct ? 'DISTINCT ' : ''}${list}`;
+  }
+  let sql = `SELECT ${columns} FROM ${quoteIdentifier(query.collection)}`;
   if (query.where) sql += ` WHERE ${condition(query.where, params)}`;
-  if (query.select.kind !== 'count') {
+  if (query.groupBy) sql += ` GROUP BY ${query.groupBy.map(path).join(', ')}`;
+  if (query.having) sql += ` HAVING ${condition(query.having, params)}`;
+  if (select.kind !== 'count') {
     if (query.sort.length > 0) {
-      sql += ` ORDER BY ${query.sort.map((k) => `${path(k.path)} ${k.descending ? 'DESC' : 'ASC'}`).join(', ')}`;
+      sql += ` ORDER BY ${query.sort.map((k) => `${target(k)} ${k.descending ? 'DESC' : 'ASC'}`).join(', ')}`;
     }
     sql += ` LIMIT ${query.limit} OFFSET ${query.skip}`;
   }

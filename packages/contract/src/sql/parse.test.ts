@@ -135,6 +135,66 @@ describe('parseSql: supported forms', () => {
   });
 });
 
+describe('parseSql: grouping and aggregates', () => {
+  it('reads GROUP BY, aggregates keyed by their text or alias, HAVING and ORDER BY an aggregate', () => {
+    expect(
+      parse(
+        'SELECT status, count(*), Sum(total) AS s, COUNT(DISTINCT c.d) FROM t WHERE x = 1 GROUP BY status HAVING count(*) > ? ORDER BY s DESC, COUNT(*)',
+        [2],
+      ),
+    ).toEqual({
+      collection: 't',
+      select: {
+        kind: 'groups',
+        columns: [
+          { path: ['status'], as: 'status' },
+          { aggregate: { fn: 'count' }, as: 'COUNT(*)' },
+          { aggregate: { fn: 'sum', path: ['total'] }, as: 's' },
+          { aggregate: { fn: 'count', path: ['c', 'd'], distinct: true }, as: 'COUNT(DISTINCT c.d)' },
+        ],
+      },
+      where: { op: 'eq', path: ['x'], value: 1 },
+      groupBy: [['status']],
+      having: { op: 'gt', aggregate: { fn: 'count' }, value: 2 },
+      sort: [
+        { aggregate: { fn: 'sum', path: ['total'] }, descending: true },
+        { aggregate: { fn: 'count' }, descending: false },
+      ],
+      limit: 100,
+      skip: 0,
+    });
+  });
+
+  it('reads DISTINCT as grouping by the selected fields', () => {
+    expect(parse('SELECT DISTINCT a, b.c FROM t')).toMatchObject({
+      select: { kind: 'groups', distinct: true },
+      groupBy: [['a'], ['b', 'c']],
+    });
+  });
+
+  it('reads aggregates without GROUP BY as one row, and keeps COUNT(*) alone as a count', () => {
+    expect(parse('SELECT MIN(a), MAX(a) FROM t')).toMatchObject({
+      select: { kind: 'groups', columns: [{ as: 'MIN(a)' }, { as: 'MAX(a)' }] },
+    });
+    expect(parse('SELECT MIN(a) FROM t').groupBy).toBeUndefined();
+    expect(parse('SELECT COUNT(*) FROM t').select).toEqual({ kind: 'count' });
+    expect(parse('SELECT COUNT(*) AS n FROM t').select).toEqual({
+      kind: 'groups',
+      columns: [{ aggregate: { fn: 'count' }, as: 'n' }],
+    });
+  });
+
+  it('reads HAVING on a grouped field or an alias', () => {
+    expect(parse('SELECT a AS x, AVG(b) AS m FROM t GROUP BY a HAVING x = 1 OR m > 2').having).toEqual({
+      op: 'or',
+      conditions: [
+        { op: 'eq', path: ['a'], value: 1 },
+        { op: 'gt', aggregate: { fn: 'avg', path: ['b'] }, value: 2 },
+      ],
+    });
+  });
+});
+
 describe('parseSql: refusals name the offending part', () => {
   it.each([
     ['', 'Empty statement'],
@@ -151,17 +211,37 @@ describe('parseSql: refusals name the offending part', () => {
     ['SELECT * FROM t WHERE a IN (SELECT b FROM u)', 'Subqueries are not supported at position 23'],
     ['SELECT LOWER(a) FROM t', 'Unknown column function LOWER at position 8'],
     ['SELECT * FROM t WHERE upper(a) = 1', 'Unknown function upper at position 23'],
-    ['SELECT SUM(a) FROM t', 'Aggregate SUM(…) is not supported; only COUNT(*)'],
-    ['SELECT COUNT(a) FROM t', 'Only COUNT(*) is supported'],
-    ['SELECT COUNT(*) AS n FROM t', 'COUNT(*) answers { "count": n }; it takes no alias'],
-    ['SELECT COUNT(*), a FROM t', 'COUNT(*) must be the only item of the select list'],
+    ['SELECT SUM(*) FROM t', 'SUM(*) is not supported: only COUNT(*) at position 8'],
+    ['SELECT MEDIAN(a) FROM t', 'Unknown column function MEDIAN at position 8'],
+    [
+      'SELECT COUNT(*), a FROM t',
+      'a is neither grouped nor aggregated: add it to GROUP BY or use an aggregate such as MIN(a) at position 18',
+    ],
+    ['SELECT a, b FROM t GROUP BY a', 'b is neither grouped nor aggregated'],
+    ['SELECT * FROM t WHERE COUNT(*) > 1', 'Aggregates are not allowed in WHERE'],
+    [
+      'SELECT * FROM t WHERE SUM(a) > 1',
+      'Aggregates are not allowed in WHERE, which filters documents before grouping: use HAVING at position 23',
+    ],
+    ['SELECT a FROM t GROUP BY a HAVING b > 1', 'b in HAVING is neither grouped nor aggregated'],
+    ['SELECT a FROM t GROUP BY a ORDER BY b', 'ORDER BY b: the field is neither grouped nor aggregated'],
+    ['SELECT a FROM t ORDER BY COUNT(*)', 'ORDER BY an aggregate needs GROUP BY'],
+    ['SELECT a FROM t GROUP BY a, a', 'a is grouped twice'],
+    ['SELECT a FROM t GROUP BY 1', 'GROUP BY takes field names, not positions'],
+    ['SELECT a FROM t GROUP BY COUNT(*)', 'GROUP BY takes fields, not aggregates'],
+    ['SELECT * FROM t GROUP BY a', 'SELECT * cannot be grouped'],
+    ['SELECT DISTINCT * FROM t', 'DISTINCT does not apply to *'],
+    [
+      'SELECT DISTINCT a FROM t GROUP BY a, b',
+      'SELECT DISTINCT with GROUP BY needs every grouped field in the select list; b is not',
+    ],
+    ['SELECT COUNT(a) OVER () FROM t', 'OVER is not supported'],
+    ['SELECT SUM(a.*) FROM t', 'at position'],
     ['SELECT *, a FROM t', '* must be the only item of the select list'],
     ['SELECT COUNT(*) FROM t ORDER BY a', 'COUNT(*) counts every match'],
-    ["SELECT 'x' FROM t", 'Only fields, * or COUNT(*) can be selected'],
+    ["SELECT 'x' FROM t", 'Only fields, aggregates or * can be selected'],
     ['SELECT a, a FROM t', '"a" is selected twice'],
-    ['SELECT DISTINCT a FROM t', 'DISTINCT is not supported'],
-    ['SELECT a FROM t GROUP BY a', 'GROUP BY is not supported'],
-    ['SELECT * FROM t HAVING a = 1', 'HAVING is not supported'],
+    ['SELECT * FROM t HAVING a = 1', 'HAVING needs GROUP BY'],
     ['SELECT * FROM t UNION SELECT * FROM u', 'UNION is not supported'],
     ['WITH x AS (SELECT * FROM t) SELECT * FROM x', 'WITH is not supported'],
     ['SELECT * FROM sql', 'Collection name "sql" is reserved at position 15'],

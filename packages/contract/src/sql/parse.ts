@@ -1,10 +1,11 @@
 import trino from 'node-sql-parser/build/trino.js';
-import { type CollectionQuery, SQL_DEFAULT_LIMIT } from '../schemas/sql.js';
+import { type CollectionQuery, SQL_DEFAULT_LIMIT, type SqlCondition } from '../schemas/sql.js';
 import type { Violation } from '../semantics/documents.js';
 import { type AstNode, isNode } from './ast.js';
-import { type Context, condition } from './conditions.js';
+import { condition } from './conditions.js';
 import { SqlError } from './errors.js';
-import { orderOf, selectOf } from './select.js';
+import { havingTarget, shapeOf, sortable, whereTarget } from './grouping.js';
+import { orderOf, selectList } from './select.js';
 import { collectionOf, limitsOf, refuseClauses } from './statement.js';
 import { Params } from './values.js';
 
@@ -54,21 +55,30 @@ function astify(sql: string): AstNode {
 function translate(sql: string, values: readonly unknown[]): CollectionQuery {
   if (sql.includes('\u0000')) throw new SqlError('The statement contains a NUL character (U+0000)');
   const statement = astify(sql);
-  const ctx: Context = { sql, params: new Params(values) };
+  const params = new Params(values);
   refuseClauses(statement);
   const collection = collectionOf(statement);
-  const select = selectOf(statement);
-  const where = statement.where ? condition(statement.where, ctx) : undefined;
-  const sort = orderOf(statement, select);
+  const shape = shapeOf(statement, selectList(statement));
+  const select = shape.select;
+  // Conditions are read in the order of the statement, so `?` parameters bind in the order written.
+  const where = statement.where
+    ? (condition(statement.where, { sql, params, target: whereTarget }) as SqlCondition)
+    : undefined;
+  const having = statement.having
+    ? condition(statement.having, { sql, params, target: havingTarget(shape) })
+    : undefined;
+  const sort = orderOf(statement, select, sortable(shape));
   const { limit, skip } = limitsOf(statement);
   if (select.kind === 'count' && (sort.length > 0 || limit !== undefined || skip !== undefined)) {
     throw new SqlError('COUNT(*) counts every match: ORDER BY, LIMIT and OFFSET do not apply to it');
   }
-  ctx.params.finish();
+  params.finish();
   return {
     collection,
     select,
     ...(where ? { where } : {}),
+    ...(shape.groupBy ? { groupBy: shape.groupBy } : {}),
+    ...(having ? { having } : {}),
     sort,
     limit: limit ?? SQL_DEFAULT_LIMIT,
     skip: skip ?? 0,

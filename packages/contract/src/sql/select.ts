@@ -1,4 +1,5 @@
-import type { CollectionQuery } from '../schemas/sql.js';
+import type { CollectionQuery, SqlAggregate, SqlTarget } from '../schemas/sql.js';
+import { aggregateOf, aggregateText, isAggregate } from './aggregates.js';
 import { type AstNode, functionName, isNode } from './ast.js';
 import { fail, positionOf } from './errors.js';
 import { fieldPath } from './fields.js';
@@ -6,58 +7,96 @@ import { checkText } from './values.js';
 
 type Select = CollectionQuery['select'];
 type SortKey = CollectionQuery['sort'][number];
+type Column = { path: string[]; as: string } | { aggregate: SqlAggregate; as: string };
 
-/** At most this many fields per projection (PostgreSQL builds each row with one call of at most 100 arguments). */
+/** At most this many columns per select list (PostgreSQL builds each row with one call of at most 100 arguments). */
 export const MAX_FIELDS = 50;
+
+/** The select list as written: `*`, or columns with their keys and where each starts. */
+export type SelectList =
+  | { star: true; at: number | undefined }
+  | { star: false; columns: Column[]; at: (number | undefined)[] };
 
 function isStar(node: unknown): boolean {
   return isNode(node) && node.type === 'column_ref' && node.column === '*';
 }
 
-/** `*`, `COUNT(*)` or a list of fields with their keys in the answer. */
-export function selectOf(statement: AstNode): Select {
+function aliasOf(column: AstNode, fallback: string, at: number | undefined): string {
+  if (column.as !== null && column.as !== undefined && typeof column.as !== 'string') {
+    fail('Unsupported alias', column, at);
+  }
+  const key = column.as ?? fallback;
+  if (key === '') fail('An alias may not be empty', column, at);
+  checkText(key, 'An alias', at);
+  return key;
+}
+
+/** Reads the select list: `*` alone, or fields and aggregates, each keyed by its alias or its text. */
+export function selectList(statement: AstNode): SelectList {
   const columns = statement.columns;
-  if (columns === '*') return { kind: 'all' };
+  if (columns === '*') return { star: true, at: undefined };
   if (!Array.isArray(columns) || columns.length === 0) fail('The select list is empty', statement);
-  const fields: { path: string[]; as: string }[] = [];
+  const out: Column[] = [];
+  const where: (number | undefined)[] = [];
   const keys = new Set<string>();
   for (const column of columns as AstNode[]) {
     const expr = column.expr;
     const at = positionOf(column, positionOf(expr));
     if (!isNode(expr)) fail('Unsupported select list', column, at);
-    if (isStar(expr) || (expr.type === 'aggr_func' && String(expr.name).toUpperCase() === 'COUNT')) {
-      const count = !isStar(expr);
-      if (count && !(isNode(expr.args) && isNode(expr.args.expr) && expr.args.expr.type === 'star')) {
-        fail('Only COUNT(*) is supported', expr, at);
-      }
-      if (count && (column.as || expr.over))
-        fail('COUNT(*) answers { "count": n }; it takes no alias', expr, at);
+    if (isStar(expr)) {
       if (expr.table) fail(`Write * alone, not ${String(expr.table)}.*`, expr, at);
-      if (columns.length > 1)
-        fail(`${count ? 'COUNT(*)' : '*'} must be the only item of the select list`, expr, at);
-      return { kind: count ? 'count' : 'all' };
+      if (columns.length > 1) fail('* must be the only item of the select list', expr, at);
+      return { star: true, at };
     }
     if (expr.type === 'function') fail(`Unknown column function ${functionName(expr)}`, expr, at);
-    if (expr.type === 'aggr_func')
-      fail(`Aggregate ${functionName(expr)}(…) is not supported; only COUNT(*)`, expr, at);
-    const path = fieldPath(expr, at);
-    if (!path) fail('Only fields, * or COUNT(*) can be selected', expr, at);
-    if (column.as !== null && column.as !== undefined && typeof column.as !== 'string') {
-      fail('Unsupported alias', column, at);
+    let item: Column;
+    if (isAggregate(expr)) {
+      const aggregate = aggregateOf(expr, at);
+      item = { aggregate, as: aliasOf(column, aggregateText(aggregate), at) };
+    } else {
+      const path = fieldPath(expr, at);
+      if (!path) fail('Only fields, aggregates or * can be selected', expr, at);
+      item = { path, as: aliasOf(column, path.join('.'), at) };
     }
-    const key = column.as ?? path.join('.');
-    if (key === '') fail('An alias may not be empty', column, at);
-    checkText(key, 'An alias', at);
-    if (keys.has(key)) fail(`"${key}" is selected twice; give one of them another name with AS`, column, at);
-    keys.add(key);
-    fields.push({ path, as: key });
+    if (keys.has(item.as)) {
+      fail(`"${item.as}" is selected twice; give one of them another name with AS`, column, at);
+    }
+    keys.add(item.as);
+    out.push(item);
+    where.push(at);
   }
-  if (fields.length > MAX_FIELDS) fail(`At most ${MAX_FIELDS} fields can be selected`, statement);
-  return { kind: 'fields', fields };
+  if (out.length > MAX_FIELDS) fail(`At most ${MAX_FIELDS} columns can be selected`, statement);
+  return { star: false, columns: out, at: where };
 }
 
-/** ORDER BY keys; a bare name that is an alias of the select list sorts by that field. */
-export function orderOf(statement: AstNode, select: Select): SortKey[] {
+/** The target a select column reads. */
+export function columnTarget(column: Column): SqlTarget {
+  return 'path' in column ? { path: column.path } : { aggregate: column.aggregate };
+}
+
+/** The select column whose alias a bare name is, if any. */
+export function aliasTarget(path: readonly string[], select: Select): SqlTarget | undefined {
+  if (path.length !== 1) return undefined;
+  if (select.kind === 'fields') {
+    const field = select.fields.find((f) => f.as === path[0]);
+    return field ? { path: field.path } : undefined;
+  }
+  if (select.kind === 'groups') {
+    const column = select.columns.find((c) => c.as === path[0]);
+    return column ? columnTarget(column) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * ORDER BY keys; a bare name that is an alias of the select list sorts by what that column reads. In a
+ * grouped query a key is an alias, a grouped field or an aggregate (`allowed` refuses the rest).
+ */
+export function orderOf(
+  statement: AstNode,
+  select: Select,
+  allowed: (target: SqlTarget, node: AstNode, at: number | undefined) => void,
+): SortKey[] {
   const order = statement.orderby;
   if (!Array.isArray(order)) return [];
   return (order as AstNode[]).map((item) => {
@@ -70,10 +109,16 @@ export function orderOf(statement: AstNode, select: Select): SortKey[] {
     if (!isNode(expr)) fail('ORDER BY takes field names', undefined, at);
     if (expr.type === 'number') fail('ORDER BY takes field names, not positions', expr, at);
     if (expr.type === 'function') fail(`Unknown function ${functionName(expr)} in ORDER BY`, expr, at);
-    const path = fieldPath(expr, at);
-    if (!path) fail('ORDER BY takes field names', expr, at);
-    const alias =
-      path.length === 1 && select.kind === 'fields' ? select.fields.find((f) => f.as === path[0]) : undefined;
-    return { path: alias ? alias.path : path, descending: String(item.type).toUpperCase() === 'DESC' };
+    const descending = String(item.type).toUpperCase() === 'DESC';
+    let target: SqlTarget;
+    if (isAggregate(expr)) {
+      target = { aggregate: aggregateOf(expr, at) };
+    } else {
+      const path = fieldPath(expr, at);
+      if (!path) fail('ORDER BY takes field names', expr, at);
+      target = aliasTarget(path, select) ?? { path };
+    }
+    allowed(target, expr, at);
+    return { ...target, descending };
   });
 }

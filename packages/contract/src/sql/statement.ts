@@ -11,11 +11,8 @@ export function refuseClauses(statement: AstNode): void {
   if (statement._next || statement.set_op) {
     fail(`${String(statement.set_op ?? 'UNION').toUpperCase()} is not supported`, statement._next, at);
   }
-  if (isNode(statement.distinct) && statement.distinct.type) fail('DISTINCT is not supported', undefined, at);
   if (isNode(statement.into) && statement.into.position)
     fail('SELECT … INTO is not supported', undefined, at);
-  if (statement.groupby) fail('GROUP BY is not supported', statement.groupby, at);
-  if (statement.having) fail('HAVING is not supported', statement.having, at);
   if (statement.window) fail('WINDOW is not supported', statement.window, at);
   if (statement.options) fail('SELECT options are not supported', undefined, at);
   if (statement.for_update || statement.locking_read) fail('FOR UPDATE is not supported', undefined, at);

@@ -27,6 +27,7 @@ from ._errors import (
 )
 from ._options import DEFAULT_BASE_URL, RequestOptions
 from ._pagination import AsyncPage, AsyncPager, SyncPage
+from ._grouped_query import AsyncGroupedQueryBuilder, GroupedQueryBuilder
 from ._query import AsyncQueryBuilder, CompiledQuery, QueryBuilder, SqlParam
 from ._rate_limit import RateLimitInfo
 from ._sse import ServerSentEvent
@@ -42,6 +43,8 @@ __all__ = [
     "AsyncPager",
     "QueryBuilder",
     "AsyncQueryBuilder",
+    "GroupedQueryBuilder",
+    "AsyncGroupedQueryBuilder",
     "CompiledQuery",
     "SqlParam",
     "RateLimitInfo",

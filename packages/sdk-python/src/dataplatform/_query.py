@@ -13,6 +13,7 @@ from ._generated import models as _m
 from ._options import RequestOptions
 
 if TYPE_CHECKING:
+    from ._grouped_query import AsyncGroupedQueryBuilder, GroupedQueryBuilder, _GroupState
     from .resources.data import AsyncData, Data
 
 #: A value a condition compares with; it always travels as a bound parameter, never in the SQL text.
@@ -135,6 +136,13 @@ class _Builder:
         fields = self._state.fields
         return self._state.compile(", ".join(fields) if fields else "*", True)
 
+    def _group_state(self, fields: Tuple[str, ...]) -> _GroupState:
+        from ._grouped_query import _GroupState  # the grouped builder imports this module
+
+        state = self._state
+        groups = tuple(_quote_path(f) for f in fields)
+        return _GroupState(state.collection, state.conditions, groups, options=state.options)
+
     def _request(self, count: bool = False) -> _m.SqlRequest:
         compiled = self._state.compile("COUNT(*)", False) if count else self.to_sql()
         return {"sql": compiled["sql"], "params": compiled["params"]}
@@ -156,6 +164,12 @@ class QueryBuilder(_Builder):
         rows = self._data.sql(self._request(count=True), options=self._state.options)["data"]
         return int(rows[0]["count"]) if rows else 0
 
+    def group_by(self, *fields: str) -> GroupedQueryBuilder:
+        """Groups the matches by these fields (none: every match is one group); add aggregates with ``count()``, …"""
+        from ._grouped_query import GroupedQueryBuilder
+
+        return GroupedQueryBuilder(self._data, self._group_state(fields))
+
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         """The rows of the query."""
         return iter(self.execute()["data"])
@@ -176,6 +190,12 @@ class AsyncQueryBuilder(_Builder):
         """The number of documents matching the conditions (ORDER BY, LIMIT and OFFSET do not apply)."""
         rows = (await self._data.sql(self._request(count=True), options=self._state.options))["data"]
         return int(rows[0]["count"]) if rows else 0
+
+    def group_by(self, *fields: str) -> AsyncGroupedQueryBuilder:
+        """Groups the matches by these fields (none: every match is one group); add aggregates with ``count()``, …"""
+        from ._grouped_query import AsyncGroupedQueryBuilder
+
+        return AsyncGroupedQueryBuilder(self._data, self._group_state(fields))
 
     def __await__(self) -> Generator[Any, None, _m.SqlResult]:
         return self.execute().__await__()

@@ -87,3 +87,54 @@ def test_the_async_builder_is_awaitable() -> None:
 
     assert asyncio.run(main()) == {"data": [{"_id": "x"}], "query": {}}
     assert json.loads(route.calls.last.request.content)["params"] == [2]
+
+
+def test_group_by_compiles_fields_aggregates_having_and_order() -> None:
+    query = (
+        client.data.query("orders")
+        .where("total", ">", 0)
+        .group_by("status", "customer.name")
+        .count("n")
+        .sum("total")
+        .count_distinct("customer.name")
+        .having("n", ">=", 2)
+        .order_by("-n", "status")
+        .limit(5)
+        .offset(1)
+    )
+    assert query.to_sql() == {
+        "sql": 'SELECT "status", "customer"."name", COUNT(*) AS "n", SUM("total"), COUNT(DISTINCT "customer"."name")'
+        ' FROM "orders" WHERE ("total" > ?) GROUP BY "status", "customer"."name" HAVING ("n" >= ?)'
+        ' ORDER BY "n" DESC, "status" ASC LIMIT 5 OFFSET 1',
+        "params": [0, 2],
+    }
+
+
+def test_group_by_without_fields_aggregates_every_match() -> None:
+    assert client.data.query("o").group_by().min("a").max("a", "top").to_sql()["sql"] == (
+        'SELECT MIN("a"), MAX("a") AS "top" FROM "o"'
+    )
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: client.data.query("o").group_by("s").count('a"b'),
+        lambda: client.data.query("o").group_by().to_sql(),
+        lambda: client.data.query("o").group_by().sum("a\nb"),
+    ],
+)
+def test_group_by_refuses_what_cannot_be_sent(build: object) -> None:
+    with pytest.raises(DataPlatformError):
+        build()  # type: ignore[operator]
+
+
+@respx.mock
+def test_grouped_rows_come_back_as_the_server_keys_them() -> None:
+    rows = [{"status": "paid", "COUNT(*)": 2}]
+    route = respx.post("http://h.test/api/v1/data/sql").respond(200, json={"data": rows, "query": {}})
+    assert client.data.query("o").group_by("status").count().execute()["data"] == rows
+    assert json.loads(route.calls.last.request.content) == {
+        "sql": 'SELECT "status", COUNT(*) FROM "o" GROUP BY "status"',
+        "params": [],
+    }

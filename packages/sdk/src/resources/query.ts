@@ -2,6 +2,8 @@ import type { SqlResponse, StoredDocument } from '../contract-types.js';
 import { DataPlatformError } from '../core/error.js';
 import type { RequestOptions } from '../internal/request-options.js';
 import type { AnyDocument, Data } from './data.js';
+import { GroupedQueryBuilder } from './grouped-query.js';
+import { type Condition, conditionText, quotePath, wholeNumber } from './sql-text.js';
 
 /** A value a condition compares with; it always travels as a bound parameter, never in the SQL text. */
 export type SqlParam = string | number | boolean | null;
@@ -20,32 +22,11 @@ export interface CompiledQuery {
 
 interface State {
   collection: string;
-  conditions: { text: string; params: SqlParam[] }[];
+  conditions: Condition[];
   order: string[];
   fields: string[];
   limit?: number;
   offset?: number;
-}
-
-/** Quotes a dotted field path, one "step" at a time; names that cannot be quoted safely are refused. */
-function quotePath(path: string): string {
-  const steps = path.split('.');
-  for (const step of steps) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the check refuses.
-    if (step === '' || /["\u0000-\u001f]/.test(step)) {
-      throw new DataPlatformError(
-        `Invalid field ${JSON.stringify(path)}: use dotted names without empty steps, double quotes or control characters`,
-      );
-    }
-  }
-  return steps.map((step) => `"${step}"`).join('.');
-}
-
-function wholeNumber(value: number, what: string, max: number): number {
-  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
-    throw new DataPlatformError(`Invalid ${what} ${value}: a whole number from 0 to ${max}`);
-  }
-  return value;
 }
 
 /**
@@ -77,41 +58,22 @@ export class QueryBuilder<T extends object = AnyDocument, R extends object = Sto
     });
   }
 
-  #and(text: string, params: SqlParam[] = []): QueryBuilder<T, R> {
-    return this.#with({ conditions: [...this.#state.conditions, { text, params }] });
-  }
-
   /** Adds a condition, joined to the others with AND: `where('total', '>', 100)`, `where('tag', 'in', ['a', 'b'])`. */
   where(field: FieldName<T>, op: WhereOperator, value: SqlParam): QueryBuilder<T, R>;
   where(field: FieldName<T>, op: 'in' | 'not in', values: readonly SqlParam[]): QueryBuilder<T, R>;
   where(field: FieldName<T>, op: 'between', values: readonly [SqlParam, SqlParam]): QueryBuilder<T, R>;
   where(field: FieldName<T>, op: 'is null' | 'is not null'): QueryBuilder<T, R>;
   where(field: string, op: string, value?: SqlParam | readonly SqlParam[]): QueryBuilder<T, R> {
-    const path = quotePath(field);
-    const list = Array.isArray(value) ? (value as SqlParam[]) : [];
-    switch (op) {
-      case 'is null':
-      case 'is not null':
-        return this.#and(`${path} ${op.toUpperCase()}`);
-      case 'in':
-      case 'not in':
-        if (list.length === 0)
-          throw new DataPlatformError(`where(${JSON.stringify(field)}, '${op}') needs values`);
-        return this.#and(`${path} ${op.toUpperCase()} (${list.map(() => '?').join(', ')})`, list);
-      case 'between':
-        if (list.length !== 2) throw new DataPlatformError('between takes two values: [low, high]');
-        return this.#and(`${path} BETWEEN ? AND ?`, list);
-      case '=':
-      case '!=':
-      case '<':
-      case '<=':
-      case '>':
-      case '>=':
-      case 'like':
-      case 'not like':
-        return this.#and(`${path} ${op.toUpperCase()} ?`, [value as SqlParam]);
-    }
-    throw new DataPlatformError(`Unknown operator ${JSON.stringify(op)}`);
+    return this.#with({ conditions: [...this.#state.conditions, conditionText(field, op, value)] });
+  }
+
+  /**
+   * Groups the matches by these fields (none: every match is one group); add aggregates to the result:
+   * `query('orders').groupBy('status').count().sum('total')` answers `[{ status, 'COUNT(*)', 'SUM(total)' }]`.
+   */
+  groupBy(...fields: FieldName<T>[]): GroupedQueryBuilder<T> {
+    const { collection, conditions } = this.#state;
+    return new GroupedQueryBuilder<T>(this.#data, collection, this.#options, conditions, fields);
   }
 
   /** Sorts by fields, `-` for descending: `orderBy('-_createdAt', 'name')`. */

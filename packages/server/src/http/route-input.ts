@@ -6,6 +6,7 @@ import {
   DocumentInput,
   DocumentPatch,
   DocumentReplace,
+  FunctionInput,
   invalidDocumentId,
   isDocumentId,
   isJsonObject,
@@ -65,6 +66,8 @@ export function routeBody(route: RouteDefinition, body: unknown): unknown {
     rejectViolation(checkDocumentBody(body, document));
     return body;
   }
+  // A function's input is any JSON value: the JSON parser's own checks are all it needs; none is null.
+  if (schema === FunctionInput) return body === undefined ? null : body;
   if (body === undefined && route.bodyRequired === false) return validate(schema, {}, 'body');
   if (!isJsonObject(body))
     throw new ApiError('invalid_body', `Body must be a JSON object${OBJECT_HINTS.get(schema) ?? ''}`);

@@ -129,3 +129,13 @@ export class BillingService {
     return billing;
   }
 }
+
+/**
+ * The billing status of the account a cluster is billed to (the user who created it), for what acts on a cluster
+ * without a key (a function's `ctx.data`); `active` when the cluster or its account is gone.
+ */
+export async function billedStatus(storage: Storage, clusterId: string): Promise<string> {
+  const cluster = await storage.clusters.find(clusterId);
+  const billing = cluster && (await storage.accounts.billing(cluster.ownerId));
+  return billing?.status ?? 'active';
+}

@@ -36,7 +36,7 @@ export function subscriptionChangeOf(event: Stripe.Event, at: string): Subscript
       // An invoice outside a subscription (none of ours: credits are paid through Checkout) changes nothing.
       if (!customerId || !subscriptionId) return null;
       const kind = event.type === 'invoice.paid' ? 'paid' : 'payment_failed';
-      return { kind, customerId, subscriptionId };
+      return { kind, customerId, subscriptionId, created: event.created };
     }
     default:
       return null;

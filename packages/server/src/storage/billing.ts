@@ -49,10 +49,14 @@ export type SubscriptionChange =
   | { kind: 'subscribed'; userId: string; plan: string; subscriptionId: string | null; at: string }
   /** The subscription ended (cancelled, or unpaid after Stripe's retries): back to the free plan. */
   | { kind: 'ended'; customerId: string; subscriptionId: string; at: string }
-  /** A renewal could not be charged: `past_due` while Stripe retries; writes go on. */
-  | { kind: 'payment_failed'; customerId: string; subscriptionId: string }
+  /**
+   * A renewal could not be charged: `past_due` while Stripe retries; writes go on. `created` is the event's time
+   * at Stripe (Unix seconds): Stripe does not deliver events in order, so an event older than the last payment
+   * event applied changes nothing, and of two in the same second the payment wins.
+   */
+  | { kind: 'payment_failed'; customerId: string; subscriptionId: string; created: number }
   /** A renewal was paid (possibly after failures): `past_due` is over. */
-  | { kind: 'paid'; customerId: string; subscriptionId: string };
+  | { kind: 'paid'; customerId: string; subscriptionId: string; created: number };
 
 /** The account after a subscription event, `ignored` when it is not about one of ours, `replayed` when seen before. */
 export type SubscriptionOutcome = { userId: string; plan: string; status: string } | 'ignored' | 'replayed';

@@ -125,7 +125,40 @@ describe('the outbox', () => {
     expect(captured.deliveries.map((d) => d.subscriptionId)).toEqual(['posted']);
     expect(captured.streamed).toBe(true);
     const onlyStream = capturedOf(outboxRows('cl', [subscriptions[1]!], [change], AT), subscriptions, false);
-    expect(onlyStream).toEqual({ deliveries: [], leased: false, streamed: true });
+    expect(onlyStream).toEqual({ deliveries: [], leased: false, waiting: false, streamed: true });
+  });
+
+  it("never leases a document trigger's delivery at capture: it waits for a claim, in order", () => {
+    const target = (id: string, url: string) => ({
+      id,
+      events: ['*'],
+      collection: null,
+      delivery: 'http' as const,
+      clusterId: 'cl',
+      ownerId: 'usr',
+      url,
+      secret: 'sealed',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+    });
+    const subscriptions = [
+      target('wh_1', 'http://localhost:3000/hooks'),
+      target('whk_trg_1', 'trigger:trg_1'),
+    ];
+    const change = { type: 'document.created' as const, collection: 'c', documentId: 'x', data: '{}' };
+    const lease = '2030-01-01T00:00:20.000Z';
+    const rows = outboxRows('cl', subscriptions, [change], AT, lease);
+    expect(rows.deliveries.map((d) => [d.subscriptionId, d.nextAttemptAt])).toEqual([
+      ['wh_1', lease],
+      ['whk_trg_1', AT],
+    ]);
+    const captured = capturedOf(rows, subscriptions, true);
+    expect(captured.deliveries.map((d) => d.subscriptionId)).toEqual(['wh_1']);
+    expect(captured.waiting).toBe(true);
+    // Without a taker nothing is leased: every delivery waits for a claim, none is singled out.
+    const unleased = capturedOf(outboxRows('cl', subscriptions, [change], AT), subscriptions, false);
+    expect(unleased.deliveries.map((d) => d.subscriptionId)).toEqual(['wh_1', 'whk_trg_1']);
+    expect(unleased.waiting).toBe(false);
   });
 
   it('writes the delivery body as JSON with the stored text spliced in', () => {

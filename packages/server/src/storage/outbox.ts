@@ -1,6 +1,7 @@
 import { subscriptionWants, type WebhookEventType } from '@dataplatform/contract';
 import { storedText } from '../document-text.js';
 import { ulid } from '../ids.js';
+import { isTriggerSubscription, isTriggerSubscriptionSql } from '../triggers/subscriptions.js';
 import type { CaptureTaker, ClaimedDelivery, TestEvent } from './deliveries.js';
 import type { DocumentOperation, OperationResult } from './documents.js';
 import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
@@ -8,6 +9,18 @@ import type { OutboxSubscription, SubscriptionTarget } from './webhooks.js';
 // The outbox: the events of a write and their deliveries, written in the write's own transaction so that an
 // acknowledged write never loses its event and a rolled-back one never sends any. Engine-neutral here; each
 // engine hooks `changeTargets` before its operations and `outboxRows` after them.
+
+/**
+ * The in-order rule of claims (triggers/subscriptions.ts, `isTriggerSubscription`): a delivery of a document trigger is
+ * claimable only when no earlier delivery of its subscription for the same document is still pending (leased,
+ * waiting for a retry, or not yet tried). Delivery ids are monotonic ULIDs, so their order is the capture order.
+ * Plain SQL of both engines, on a claim's delivery `d`; a partial index of pending deliveries keeps it short.
+ */
+export const WAITS_FOR_NO_EARLIER = `NOT (${isTriggerSubscriptionSql('d.subscription_id')} AND EXISTS (
+  SELECT 1 FROM webhook_deliveries p JOIN webhook_events pe ON pe.id = p.event_id
+  JOIN webhook_events e ON e.id = d.event_id
+  WHERE p.subscription_id = d.subscription_id AND p.status = 'pending' AND p.id < d.id
+    AND pe.collection = e.collection AND pe.document_id = e.document_id))`;
 
 /** One document change a write made, with the document's JSON text after it (or before it, for a delete). */
 export interface DocumentChange {
@@ -203,17 +216,20 @@ function addEvent(
       eventId: id,
       createdAt: now,
       status: streamed ? 'streamed' : 'pending',
-      nextAttemptAt: streamed ? null : nextAttemptAt,
+      // One that runs in order is never leased at capture: its claim is what waits for the earlier events.
+      nextAttemptAt: streamed ? null : isTriggerSubscription(subscription.id) ? now : nextAttemptAt,
     });
   }
 }
 
 /** What a commit captured: the deliveries for the worker, and whether stream subscriptions got any. */
 export interface Captured {
-  /** The pending deliveries, as the worker needs them. */
+  /** The pending deliveries, as the worker needs them (when leased, only those leased to it). */
   deliveries: ClaimedDelivery[];
   /** Whether they are leased to this instance's worker. */
   leased: boolean;
+  /** Whether some pending deliveries wait for a claim though the others are leased: those that run in order. */
+  waiting: boolean;
   /** Whether some deliveries are `streamed`: event streams must hear of them though the worker never does. */
   streamed: boolean;
 }
@@ -224,9 +240,14 @@ export function capturedOf(
   subscriptions: readonly SubscriptionTarget[],
   leased: boolean,
 ): Captured {
+  const pending = claimedOf(rows, subscriptions);
+  const deliveries = leased
+    ? pending.filter((delivery) => !isTriggerSubscription(delivery.subscriptionId))
+    : pending;
   return {
-    deliveries: claimedOf(rows, subscriptions),
+    deliveries,
     leased,
+    waiting: deliveries.length < pending.length,
     streamed: rows.deliveries.some((delivery) => delivery.status === 'streamed'),
   };
 }
@@ -303,13 +324,14 @@ export class CaptureSignal {
    * After a commit: hands the deliveries to the taker when they were leased to it, else tells the workers; tells
    * the event streams of anything captured, `streamed` deliveries included.
    */
-  committed({ deliveries, leased, streamed }: Captured): void {
+  committed({ deliveries, leased, waiting, streamed }: Captured): void {
     if (deliveries.length > 0) {
       if (leased && this.taker) this.taker.take([...deliveries]);
       else notify(this.dueListeners);
-    } else if (!streamed) {
+    } else if (!streamed && !waiting) {
       return;
     }
+    if (waiting) notify(this.dueListeners);
     notify(this.captureListeners);
   }
 

@@ -1,4 +1,4 @@
-import type { SqlCondition, SqlValue } from '@dataplatform/contract';
+import type { CollectionQuery, SqlAggregate, SqlCondition, SqlValue } from '@dataplatform/contract';
 
 /** Where a field of a query lives: a system column, a path inside the JSON data, or nowhere (always missing). */
 export type FieldRef =
@@ -17,6 +17,9 @@ const SYSTEM_COLUMNS: Readonly<Record<string, string>> = {
 };
 
 const COMPARE: Record<string, CompareOp> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+
+/** The largest double: a SUM or AVG beyond it (an infinity on SQLite) is no value, as in the contract. */
+const MAX_DOUBLE = '1.7976931348623157e308';
 
 /**
  * Joins terms with AND or OR as a balanced tree: SQLite refuses expressions nested over 1000 deep, and a flat
@@ -66,6 +69,62 @@ export abstract class QuerySql {
   }
   protected abstract readonly TRUE: string;
   protected abstract readonly FALSE: string;
+
+  /**
+   * What a field gives to GROUP BY: its string, number or boolean as the engine compares them, each type
+   * apart, or NULL for a missing field, null, an array or an object (the contract's `scalarAt`).
+   */
+  abstract groupKey(field: FieldRef): string;
+  /** A group key (as groupKey wrote it) as a JSON value of the group row. */
+  abstract keyJson(key: string): string;
+  /** A JSON number of the field as the engine adds it, or NULL for any other value. */
+  protected abstract numberOf(field: FieldRef): string;
+  /** SUM or AVG of `numbers` (the sum is known to be finite) as a double. */
+  protected abstract sumOf(fn: 'sum' | 'avg', numbers: string): string;
+  /** MIN or MAX in the list route's order, as a JSON value: the extreme type rank, then its extreme value. */
+  protected abstract extreme(fn: 'min' | 'max', field: FieldRef): string;
+  /** A JSON object of the group row from its columns; names are the plan's `k<i>` and `a<i>`, never user text. */
+  abstract groupRow(columns: readonly [name: string, sql: string][]): string;
+  /** One answered row: a JSON object of the fields of `data`, keyed by their aliases (bound). */
+  abstract projection(fields: readonly { path: readonly string[]; as: string }[]): string;
+  /** LIMIT and OFFSET with bound values. */
+  abstract page(limit: number, skip: number): string;
+  /** The columns of whole documents. */
+  protected abstract readonly COLUMNS: string;
+
+  /** The select list of a query over documents: whole rows, one JSON object per row, or count(*). */
+  select(query: CollectionQuery): string {
+    if (query.select.kind === 'all') return this.COLUMNS;
+    if (query.select.kind === 'count') return 'count(*) AS n';
+    if (query.select.kind === 'fields') return this.projection(query.select.fields);
+    throw new Error('Grouped queries are built by groupedStatement');
+  }
+
+  /** An aggregate over the documents of a group, as a JSON value of the group row; `field` reads its path. */
+  aggregate(aggregate: SqlAggregate, field: FieldRef | undefined): string {
+    if (!field) return 'count(*)';
+    switch (aggregate.fn) {
+      case 'count':
+        return `count(${aggregate.distinct ? 'DISTINCT ' : ''}${this.groupKey(field)})`;
+      case 'sum':
+      case 'avg': {
+        const numbers = this.numberOf(field);
+        return `(CASE WHEN abs(sum(${numbers})) <= ${MAX_DOUBLE} THEN ${this.sumOf(aggregate.fn, numbers)} END)`;
+      }
+      case 'min':
+      case 'max':
+        return this.extreme(aggregate.fn, field);
+    }
+  }
+
+  /**
+   * The rows a grouped query groups: the collection's documents that pass WHERE (`where`, already written).
+   * `build` writes the grouping's expressions over them; an engine may make them read other columns.
+   */
+  groupSource<T>(collection: string, where: string | undefined, build: () => T): { from: string; value: T } {
+    const value = build();
+    return { from: `documents WHERE collection_id = ${collection}${where ? ` AND ${where}` : ''}`, value };
+  }
 
   /** A field of the query: system fields are columns; a path below one of them never exists. */
   field(path: readonly string[]): FieldRef {
@@ -171,8 +230,14 @@ export abstract class QuerySql {
     }
   }
 
-  /** ORDER BY terms in the list route's order, ending with `_id` in the direction of the last key. */
-  orderBy(sort: readonly { readonly path: readonly string[]; readonly descending: boolean }[]): string {
+  /**
+   * ORDER BY terms in the list route's order, ending with `_id` in the direction of the last key (unless the
+   * rows are groups, which have no `_id` and whose sort keys already end with every grouped field).
+   */
+  orderBy(
+    sort: readonly { readonly path: readonly string[]; readonly descending: boolean }[],
+    byId = true,
+  ): string {
     const order: string[] = [];
     for (const key of sort) {
       const direction = key.descending ? 'DESC' : 'ASC';
@@ -180,7 +245,7 @@ export abstract class QuerySql {
       if (field.kind === 'column') order.push(`${field.column} ${direction}`);
       else if (field.kind === 'json') order.push(...this.orderJson(field.path, direction));
     }
-    if (!order.some((part) => part.startsWith('id ')))
+    if (byId && !order.some((part) => part.startsWith('id ')))
       order.push(`id ${sort.at(-1)?.descending ? 'DESC' : 'ASC'}`);
     return order.join(', ');
   }

@@ -5,6 +5,7 @@ import type { ClusterStore } from './clusters.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { DeviceAuthorizationStore } from './device-authorizations.js';
 import type { DocumentStore } from './documents.js';
+import type { FunctionStore } from './functions.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { JobStore } from './jobs.js';
 import type { EngineKeyStore, KeyStore } from './keys.js';
@@ -16,6 +17,7 @@ import type { ServerSecretStore } from './secrets.js';
 import type { SessionStore } from './sessions.js';
 import type { SignInStore } from './sign-in.js';
 import type { TaskStore } from './tasks.js';
+import type { TriggerStore } from './triggers.js';
 import type { KeyUsageStore } from './usage.js';
 import type { WebhookStore } from './webhooks.js';
 
@@ -49,6 +51,10 @@ export interface Storage {
   readonly deliveries: DeliveryStore;
   /** Validators of collections and the collection list. */
   readonly schema: SchemaStore;
+  /** Serverless functions and their invocations. */
+  readonly functions: FunctionStore;
+  /** Triggers (document events and schedules) and their runs. */
+  readonly triggers: TriggerStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

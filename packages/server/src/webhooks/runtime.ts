@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock.js';
 import { DeliveryDispatcher } from './dispatch.js';
 import { openSecretBox } from './encryption-key.js';
 import { ReceiverResolver } from './resolver.js';
+import { DeliverySender } from './sender.js';
 import { WebhookService } from './service.js';
 import { EventStreams } from './stream.js';
 import { DeliveryWorker } from './worker.js';
@@ -16,6 +17,8 @@ export interface WebhookRuntime {
   streams: EventStreams;
   /** Null on an instance without the key of the stored secrets: it captures events but does not deliver. */
   worker: DeliveryWorker | null;
+  /** Signs and posts one event to a subscription's receiver; null as the worker is. */
+  sender: DeliverySender | null;
   /** Stops the worker (waiting for deliveries in flight) and closes its connections. */
   close(): Promise<void>;
 }
@@ -53,11 +56,11 @@ export async function openWebhooks(
   const service = new WebhookService(storage, policy, box, clock);
   const streams = new EventStreams(storage, service);
   const dispatcher = new DeliveryDispatcher(policy);
-  const worker = box
+  const sender = box ? new DeliverySender(box, dispatcher) : null;
+  const worker = sender
     ? new DeliveryWorker({
         storage,
-        box,
-        dispatcher,
+        sender,
         clock,
         schedule: config.webhookRetrySchedule,
         pollIntervalMs: config.webhookPollInterval,
@@ -70,6 +73,7 @@ export async function openWebhooks(
     service,
     streams,
     worker,
+    sender,
     async close() {
       await worker?.stop();
       await dispatcher.close();

@@ -15,6 +15,7 @@ import { ulid } from '../ids.js';
 import type { DeliveryRecord, DeliveryStatus } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
+import { isTriggerSubscription } from '../triggers/subscriptions.js';
 import type { ReceiverPolicy } from './addresses.js';
 import { type Clock, iso } from './clock.js';
 import { generateSigningSecret, type SecretBox, signingSecrets } from './secret-box.js';
@@ -92,7 +93,9 @@ export class WebhookService {
   }
 
   async delete(clusterId: string, webhookId: string) {
-    if (!(await this.storage.webhooks.delete(clusterId, webhookId))) throw notFound(webhookId);
+    // A document trigger's hidden subscription goes with its trigger only.
+    if (isTriggerSubscription(webhookId) || !(await this.storage.webhooks.delete(clusterId, webhookId)))
+      throw notFound(webhookId);
     return { _id: webhookId, deleted: true as const };
   }
 

@@ -2,11 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ulid } from '../ids.js';
 import type { ClaimedDelivery, FinishedAttempt } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
+import { isTriggerUrl } from '../triggers/subscriptions.js';
 import { type Clock, iso } from './clock.js';
-import { deliveryHeaders } from './delivery-headers.js';
-import { DELIVERY_TIMEOUT_MS, type DeliveryDispatcher, type PostResult } from './dispatch.js';
+import { DELIVERY_TIMEOUT_MS, type PostResult } from './dispatch.js';
 import { retryDelay } from './schedule.js';
-import { type SecretBox, signingSecrets } from './secret-box.js';
+import type { DeliverySender } from './sender.js';
 
 /**
  * How long a claimed delivery stays with its worker: twice an attempt's limit (10 s), so a live worker always
@@ -18,11 +18,13 @@ const TIMED_RETRY_MS = 60_000;
 /** Captured deliveries waiting for a free slot; past this, the rest wait for their lease to end and are claimed. */
 const QUEUE_LIMIT = 10_000;
 
+/** Runs a document trigger for a delivery of its hidden subscription; the result counts as an attempt's. */
+export type TriggerDelivery = (delivery: ClaimedDelivery) => Promise<PostResult>;
+
 /** Settings of the delivery worker. */
 export interface WorkerOptions {
   storage: Storage;
-  box: SecretBox;
-  dispatcher: DeliveryDispatcher;
+  sender: DeliverySender;
   clock: Clock;
   /** Delays of the retries, in milliseconds. */
   schedule: readonly number[];
@@ -55,8 +57,17 @@ export class DeliveryWorker {
   private readonly queue: ClaimedDelivery[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly active = new Set<Promise<void>>();
+  private runTrigger: TriggerDelivery | undefined;
 
   constructor(private readonly options: WorkerOptions) {}
+
+  /**
+   * Hands the deliveries of document triggers' hidden subscriptions to `run` instead of posting them: they get the
+   * webhooks' capture, retries and hold while the cluster is paused (triggers/subscriptions.ts).
+   */
+  useTriggers(run: TriggerDelivery): void {
+    this.runTrigger = run;
+  }
 
   start(): void {
     this.stopped = false;
@@ -143,21 +154,16 @@ export class DeliveryWorker {
 
   /** One attempt: sign, post, record, and then disable, notify or schedule the retry. */
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { box, clock, dispatcher, storage } = this.options;
+    const { clock, storage } = this.options;
     const startedAt = clock.now();
-    let result: PostResult;
-    try {
-      const headers = deliveryHeaders({
-        id: delivery.eventId,
-        type: delivery.eventType,
-        body: delivery.body,
-        sentAt: startedAt,
-        secrets: signingSecrets(box, { ...delivery, id: delivery.subscriptionId }, startedAt),
-      });
-      result = await dispatcher.post(delivery.url, delivery.body, headers);
-    } catch {
-      result = { responseStatus: null, error: 'the signing secret could not be decrypted', durationMs: 0 };
-    }
+    const result = isTriggerUrl(delivery.url)
+      ? await (this.runTrigger?.(delivery) ??
+          Promise.resolve({ responseStatus: null, error: 'triggers are not running here', durationMs: 0 }))
+      : await this.options.sender.send(
+          { ...delivery, id: delivery.subscriptionId },
+          { id: delivery.eventId, type: delivery.eventType, body: delivery.body },
+          startedAt,
+        );
     const succeeded = result.error === null;
     const gone = result.responseStatus === 410;
     const next = this.nextState(delivery, succeeded, gone);
@@ -180,7 +186,10 @@ export class DeliveryWorker {
         : {}),
     };
     await storage.deliveries.finish(attempt);
-    this.options.onAttempt?.(delivery.clusterId);
+    // A trigger's run is metered as its function's invocation (services/functions.ts), not as a delivery.
+    if (!isTriggerUrl(delivery.url)) this.options.onAttempt?.(delivery.clusterId);
+    // A document trigger's next event of the same document waited for this one to end (WAITS_FOR_NO_EARLIER).
+    if (next.status !== 'pending' && isTriggerUrl(delivery.url)) this.wake();
     if (gone) {
       await this.notify(
         delivery,

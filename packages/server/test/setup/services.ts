@@ -151,10 +151,14 @@ export function stripeMockBinary(): string | null {
   }
 }
 
-/** Starts stripe-mock (Stripe's API answered from its OpenAPI fixtures) on a free loopback port, HTTP only. */
+/**
+ * Starts stripe-mock (Stripe's API answered from its OpenAPI fixtures) on a free loopback port. It also opens an
+ * HTTPS port, 12112 unless told otherwise, and exits when that is taken (by another run's stripe-mock): the system
+ * picks that one too.
+ */
 export async function startStripeMock(bin: string): Promise<TestService> {
   const port = await freePort();
-  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`], {
+  const child = spawn(bin, ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

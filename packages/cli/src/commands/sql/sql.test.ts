@@ -67,6 +67,22 @@ describe('dp sql: run', () => {
     });
   });
 
+  it('prints grouped rows as a table, columns in the order of the select list', async () => {
+    seed();
+    const result = await runCli(
+      [
+        'sql',
+        'SELECT status, COUNT(*), SUM(total) AS revenue FROM orders GROUP BY status ORDER BY revenue DESC',
+      ],
+      { env: { ...api.env, NO_COLOR: '1' }, tty: { stdout: true, stderr: true } },
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'status  COUNT(*)  revenue\nopen    1         300\npaid    2         200\n',
+      stderr: '2 rows\n',
+    });
+  });
+
   it('prints one JSON row per line when piped, reading the statement from standard input', async () => {
     seed();
     const result = await runCli(['sql'], { env: api.env, stdin: 'SELECT COUNT(*) FROM orders\n' });

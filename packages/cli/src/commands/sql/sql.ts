@@ -32,6 +32,7 @@ export function newSqlCommand(f: Factory, run: Run<SqlOptions> = runSql): Comman
     `dp sql "SELECT * FROM orders WHERE total > ? ORDER BY total DESC LIMIT 10" --param 100`,
     `dp sql "SELECT customer, total FROM orders WHERE status = ?" -p paid`,
     `dp sql "SELECT COUNT(*) FROM orders" --json | jq '.data[0].count'`,
+    `dp sql "SELECT status, COUNT(*), SUM(total) AS revenue FROM orders GROUP BY status ORDER BY revenue DESC"`,
   ]);
 }
 

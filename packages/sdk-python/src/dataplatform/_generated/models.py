@@ -14,9 +14,9 @@ class ActivityEntry(TypedDict):
     """Something that happened to an account, with when and from where."""
 
     _id: str
-    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added", "billing.subscribed", "billing.subscription_ended", "billing.payment_failed", "billing.payment_succeeded"]
+    action: Literal["signup", "signin", "signin.failed", "signin.new_address", "signin.locked", "logout", "logout_all", "plan.selected", "password.reset_requested", "password.reset", "ip_allowlist.updated", "identity.linked", "passkey.added", "passkey.removed", "billing.trial_ending", "billing.trial_ended", "billing.suspended", "billing.credits_added", "billing.subscribed", "billing.subscription_ended", "billing.payment_failed", "billing.payment_succeeded", "function_failing"]
     createdAt: str
-    #: Client address of the request
+    #: Client address of the request; empty for what the server noticed on its own (`function_failing`)
     ip: str
     userAgent: Optional[str]
     #: Facts of the action, such as the plan
@@ -215,15 +215,6 @@ class BillingAccount(TypedDict):
     tier: Literal["free", "starter", "pro", "enterprise"]
 
 
-class CheckoutRequest(TypedDict):
-    """What the Checkout page sells: a plan or credits."""
-
-    #: The plan to subscribe to
-    plan: NotRequired[Literal["starter", "team", "payg"]]
-    #: Credits to buy, in cents (at least 500)
-    credits: NotRequired[int]
-
-
 class Cluster(TypedDict):
     """A cluster of collections."""
 
@@ -272,7 +263,7 @@ class ClusterMember(TypedDict):
 
     userId: str
     email: str
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
 
 
@@ -314,10 +305,20 @@ class CollectionQuery(TypedDict):
     collection: str
     select: "SqlSelect"
     where: NotRequired["SqlCondition"]
-    #: ORDER BY keys; ties are broken by `_id` in the direction of the last key
+    #: GROUP BY fields (with SELECT DISTINCT alone, the selected fields); absent when rows are not grouped
+    groupBy: NotRequired[List[List[str]]]
+    having: NotRequired["SqlHaving"]
+    #: ORDER BY keys; ties are broken by `_id` (grouped rows: by the grouped fields) in the direction of the last key
     sort: List[Dict[str, Any]]
     limit: int
     skip: int
+
+
+class CreditsCheckout(TypedDict):
+    """Checkout of payg credits."""
+
+    #: Credits to buy, in cents (at least 500)
+    credits: int
 
 
 class CurrentSession(TypedDict):
@@ -393,6 +394,15 @@ class DocumentList(TypedDict):
     skip: int
 
 
+class DocumentSource(TypedDict):
+    """Runs once per matching document event of the trigger's cluster."""
+
+    type: Literal["document"]
+    events: List[Literal["document.created", "document.updated", "document.deleted", "*"]]
+    #: Only this collection; every one when left out
+    collection: NotRequired[str]
+
+
 class Error(TypedDict):
     """An error answer."""
 
@@ -410,6 +420,78 @@ class ForgotPasswordRequest(TypedDict):
     """The e-mail address of the account."""
 
     email: str
+
+
+class Function(TypedDict):
+    """A deployed function."""
+
+    _id: str
+    #: A letter, then up to 63 letters, digits, `_` or `-`
+    name: str
+    clusterId: str
+    #: 1 at creation, one more at each deploy
+    version: int
+    timeoutMs: int
+    memoryMb: int
+    createdAt: str
+    updatedAt: str
+
+
+class FunctionCreate(TypedDict):
+    """A new function."""
+
+    #: A letter, then up to 63 letters, digits, `_` or `-`
+    name: str
+    #: A JavaScript module whose default export is `async function (input, ctx)`; at most 1 MiB. A syntax error is refused at deploy (400 `validation_error`).
+    code: str
+    #: Wall-clock limit of one run in milliseconds (default 1000)
+    timeoutMs: NotRequired[int]
+    #: Heap limit of the sandbox in MiB (default 64)
+    memoryMb: NotRequired[int]
+    #: Names and string values given to the function as `ctx.env`
+    env: NotRequired[Dict[str, Any]]
+    #: The cluster the function acts on; the caller's default cluster when left out
+    clusterId: NotRequired[str]
+
+
+class FunctionDeploy(TypedDict):
+    """A new version of a function."""
+
+    #: A JavaScript module whose default export is `async function (input, ctx)`; at most 1 MiB. A syntax error is refused at deploy (400 `validation_error`).
+    code: str
+    #: Wall-clock limit of one run in milliseconds (default 1000)
+    timeoutMs: NotRequired[int]
+    #: Heap limit of the sandbox in MiB (default 64)
+    memoryMb: NotRequired[int]
+    #: Names and string values given to the function as `ctx.env`
+    env: NotRequired[Dict[str, Any]]
+
+
+class FunctionDetail(TypedDict):
+    """A deployed function with its current code and env."""
+
+    _id: str
+    #: A letter, then up to 63 letters, digits, `_` or `-`
+    name: str
+    clusterId: str
+    #: 1 at creation, one more at each deploy
+    version: int
+    timeoutMs: int
+    memoryMb: int
+    createdAt: str
+    updatedAt: str
+    code: str
+    env: Dict[str, Any]
+
+
+class FunctionList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Function"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
 
 
 class ImportInput(TypedDict):
@@ -462,7 +544,7 @@ class Invitation(TypedDict):
     _id: str
     clusterId: str
     email: str
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
     createdAt: str
     #: Seven days after it was sent
@@ -480,8 +562,33 @@ class InvitationCreate(TypedDict):
     """Who to invite, and the role they get on accepting."""
 
     email: str
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
+
+
+class Invocation(TypedDict):
+    """One run of a function, with its logs."""
+
+    _id: str
+    functionId: str
+    version: int
+    status: Literal["ok", "error", "timeout", "memory"]
+    trigger: Literal["http", "document", "schedule", "manual"]
+    durationMs: float
+    startedAt: str
+    logs: List[str]
+    #: Why the run failed; null when it succeeded
+    error: Optional[Dict[str, Any]]
+
+
+class InvocationList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Invocation"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
 
 
 class Invoice(TypedDict):
@@ -517,6 +624,16 @@ class InvoiceList(TypedDict):
     total: int
     limit: int
     skip: int
+
+
+class InvokeResult(TypedDict):
+    """The result of one run of a function."""
+
+    #: What the function returned, as JSON
+    result: Any
+    #: The lines `ctx.log` recorded, in order
+    logs: List[str]
+    durationMs: float
 
 
 class IpAllowlist(TypedDict):
@@ -589,7 +706,7 @@ class LoggedOut(TypedDict):
 class MemberUpdate(TypedDict):
     """The new role."""
 
-    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks; viewer: read only
+    #: owner: everything; admin: everything but deleting the cluster; developer: data, keys, webhooks, functions, triggers; viewer: read only
     role: Literal["owner", "admin", "developer", "viewer"]
 
 
@@ -643,6 +760,13 @@ class PasswordReset(TypedDict):
     reset: Literal[True]
     #: Sessions of the user that were ended
     sessionsEnded: int
+
+
+class PlanCheckout(TypedDict):
+    """Checkout of a paid plan."""
+
+    #: The plan to subscribe to
+    plan: Literal["starter", "team", "payg"]
 
 
 class PlanChoiceRequest(TypedDict):
@@ -772,7 +896,7 @@ class SqlRequest(TypedDict):
 class SqlResult(TypedDict):
     """The rows of a SQL query and the query it was translated into."""
 
-    #: Documents (`SELECT *`), objects keyed by alias or dotted path, or `[{ "count": n }]`
+    #: Documents (`SELECT *`), objects keyed by alias, dotted path or aggregate text (`COUNT(*)`, `SUM(total)`), or `[{ "count": n }]`
     data: List[Dict[str, Any]]
     query: "CollectionQuery"
     #: With `explain: true` only
@@ -785,6 +909,73 @@ class StripeWebhookReceipt(TypedDict):
     received: Literal[True]
     #: False when the event was seen before or concerns nothing here
     applied: bool
+
+
+class Trigger(TypedDict):
+    """Runs a function or a webhook on document events or on a schedule."""
+
+    _id: str
+    name: str
+    clusterId: str
+    source: Union["DocumentSource", "ScheduleSource"]
+    target: Dict[str, Any]
+    active: bool
+    createdAt: str
+    lastRunAt: Optional[str]
+
+
+class TriggerCreate(TypedDict):
+    """A new trigger."""
+
+    name: str
+    source: Union["DocumentSource", "ScheduleSource"]
+    target: Dict[str, Any]
+    #: True by default; a paused trigger fires nothing
+    active: NotRequired[bool]
+    #: The trigger's cluster; the target's when left out
+    clusterId: NotRequired[str]
+
+
+class TriggerList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Trigger"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
+class TriggerRun(TypedDict):
+    """One run of a trigger and how it ended."""
+
+    _id: str
+    triggerId: str
+    status: Literal["queued", "ok", "error"]
+    startedAt: str
+    durationMs: Optional[float]
+    #: The input the target got: an event, `{ manual }` or `{ scheduledAt }`
+    event: Any
+    error: Optional[str]
+
+
+class TriggerRunList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["TriggerRun"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
+class TriggerUpdate(TypedDict):
+    """What to change in a trigger."""
+
+    name: NotRequired[str]
+    source: NotRequired[Union["DocumentSource", "ScheduleSource"]]
+    target: NotRequired[Dict[str, Any]]
+    active: NotRequired[bool]
 
 
 class UsageDay(TypedDict):
@@ -992,6 +1183,10 @@ BatchOperation = Union["BatchInsertOperation", "BatchGetOperation", "BatchUpdate
 """One operation of a batch: `{ op, collection, id?, data? }`. get, update, patch and delete need `id`; insert, update and patch need `data`."""
 
 
+CheckoutRequest = Union["PlanCheckout", "CreditsCheckout"]
+"""What the Checkout page sells: a plan or credits."""
+
+
 Document = Dict[str, Any]
 """A JSON document in a collection."""
 
@@ -1008,6 +1203,10 @@ DocumentReplace = Dict[str, Any]
 """Any JSON object; it replaces every field of the document. Top-level fields starting with `_` (`_id` too: the path names the document) are refused with 400. Objects and arrays nest at most 100 levels; strings and field names are well-formed Unicode without U+0000; integers lie within ±(2^53 − 1)."""
 
 
+FunctionInput = Any
+"""Any JSON value; the function's `input`"""
+
+
 PasskeyCredentialJson = Dict[str, Any]
 """A PublicKeyCredential in JSON form (base64url fields)."""
 
@@ -1016,12 +1215,20 @@ Redirect = None
 """No body; see the Location header."""
 
 
+SqlAggregate = Dict[str, Any]
+"""`count` without a path is `COUNT(*)`; with `distinct`, `COUNT(DISTINCT field)`. Aggregates read JSON strings, numbers and booleans; null, arrays and objects are no value."""
+
+
 SqlCondition = Dict[str, Any]
 """A WHERE condition: `and`/`or` over several conditions, `not` over one, or a predicate on a field path. Two-valued: a comparison with a missing field or a value of another JSON type is false."""
 
 
+SqlHaving = Dict[str, Any]
+"""A HAVING condition: as `SqlCondition`, each leaf reading a grouped field (`path`) or an `aggregate` of the group."""
+
+
 SqlSelect = Dict[str, Any]
-"""`*`, a list of fields, or `COUNT(*)`."""
+"""`*`, a list of fields, `COUNT(*)`, or `groups`: one row per group (per distinct row with DISTINCT, one row for aggregates without GROUP BY) with grouped fields and aggregates."""
 
 
 ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]

@@ -177,15 +177,19 @@ export class PostgresBilling implements BillingStore {
         await recordPlan(tx, account!, change.at);
         return account!;
       }
-      // past_due only replaces active (a payg suspension stays), and only past_due is lifted by a payment.
+      // past_due only replaces active (a payg suspension stays), and only past_due is lifted by a payment. An
+      // event older than the last one applied finds no row (SubscriptionChange says why).
       const status = change.kind === 'payment_failed' ? 'past_due' : 'active';
       const [account] = await tx<AccountState[]>`
-        UPDATE billing_accounts SET status = CASE
+        UPDATE billing_accounts SET stripe_payment_event_at = ${change.created}, status = CASE
           WHEN ${status} = 'past_due' AND status = 'active' THEN 'past_due'
           WHEN ${status} = 'active' AND status = 'past_due' THEN 'active'
           ELSE status END
-        WHERE user_id = ${current.userId} RETURNING user_id AS "userId", plan, status`;
-      return account!;
+        WHERE user_id = ${current.userId} AND (stripe_payment_event_at IS NULL
+          OR stripe_payment_event_at < ${change.created}
+          OR (stripe_payment_event_at = ${change.created} AND ${status} = 'active'))
+        RETURNING user_id AS "userId", plan, status`;
+      return account ?? 'ignored';
     });
   }
 

@@ -10,7 +10,7 @@ import type {
   StreamedEvent,
   TestEvent,
 } from '../deliveries.js';
-import { capturedOf, testEventRows } from '../outbox.js';
+import { capturedOf, testEventRows, WAITS_FOR_NO_EARLIER } from '../outbox.js';
 import type { SubscriptionTarget } from '../webhooks.js';
 import type { PostgresOutbox } from './outbox.js';
 
@@ -37,6 +37,7 @@ export class PostgresDeliveries implements DeliveryStore {
          WHERE d.status = 'pending' AND d.next_attempt_at <= $1
            AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
                            WHERE s.id = d.subscription_id AND c.status <> 'running')
+           AND ${WAITS_FOR_NO_EARLIER}
          ORDER BY d.next_attempt_at LIMIT $3
          FOR UPDATE OF d SKIP LOCKED
        ), claimed AS (

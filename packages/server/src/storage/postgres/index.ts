@@ -8,6 +8,7 @@ import { PostgresCollections } from './collections.js';
 import { PostgresDeliveries } from './deliveries.js';
 import { PostgresDeviceAuthorizations } from './device-authorizations.js';
 import { PostgresDocuments } from './documents.js';
+import { PostgresFunctions } from './functions.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
@@ -22,6 +23,7 @@ import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
 import { PostgresSignIn } from './sign-in.js';
 import { PostgresTasks } from './tasks.js';
+import { PostgresTriggers } from './triggers.js';
 import { PostgresUsage } from './usage.js';
 import { PostgresWebhooks } from './webhooks.js';
 
@@ -61,6 +63,8 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     keys: new PostgresKeys(sql),
     usage: new PostgresUsage(sql),
     robots: new PostgresRobots(sql),
+    functions: new PostgresFunctions(sql),
+    triggers: new PostgresTriggers(sql),
     accounts: new PostgresAccounts(sql),
     billing: new PostgresBilling(sql),
     clusters: new PostgresClusters(sql),

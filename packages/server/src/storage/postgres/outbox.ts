@@ -152,9 +152,9 @@ export class PostgresOutbox {
   }
 
   /**
-   * Writes event and delivery rows in one statement, every pending delivery next due at `leasedUntil` (leased to
-   * this instance's worker) or else at `now` (a `streamed` one never), announced to every instance with NOTIFY
-   * when the transaction commits.
+   * Writes event and delivery rows in one statement, each pending delivery next due as its row says (leased to
+   * this instance's worker, or due now; a `streamed` one never), announced to every instance with NOTIFY when the
+   * transaction commits and nothing was leased.
    */
   async insert(
     tx: TransactionSql,
@@ -172,8 +172,9 @@ export class PostgresOutbox {
              AS r(id, type, collection, document_id, body)
          ), d AS (
            INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, next_attempt_at, created_at)
-           SELECT r.id, r.subscription_id, r.event_id, r.status, CASE WHEN r.status = 'pending' THEN $11 END, $2
-           FROM unnest($8::text[], $9::text[], $10::text[], $13::text[]) AS r(id, subscription_id, event_id, status)
+           SELECT r.id, r.subscription_id, r.event_id, r.status, r.next_attempt_at, $2
+           FROM unnest($8::text[], $9::text[], $10::text[], $13::text[], $11::text[])
+             AS r(id, subscription_id, event_id, status, next_attempt_at)
          )
          SELECT CASE WHEN $12::boolean THEN pg_notify('${CAPTURE_CHANNEL}', '') END`,
         [
@@ -187,7 +188,7 @@ export class PostgresOutbox {
           deliveries.map((d) => d.id),
           deliveries.map((d) => d.subscriptionId),
           deliveries.map((d) => d.eventId),
-          leasedUntil ?? now,
+          deliveries.map((d) => d.nextAttemptAt),
           leasedUntil === undefined,
           deliveries.map((d) => d.status),
         ] as never[],

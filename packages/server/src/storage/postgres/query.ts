@@ -1,9 +1,10 @@
-import type { CollectionQuery } from '@dataplatform/contract';
+import { type CollectionQuery, groupPlan, isGroupedQuery } from '@dataplatform/contract';
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
+import { groupedStatement } from '../group-sql.js';
 import { plainSteps, postgresIndexExpression } from '../index-expressions.js';
 import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
-import { type CompareOp, QuerySql } from '../query-sql.js';
+import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
 
 const COLUMNS = 'id, data::text AS data, created_at AS "createdAt", updated_at AS "updatedAt"';
@@ -18,6 +19,7 @@ export class PostgresQuerySql extends QuerySql {
   readonly params: unknown[] = [];
   protected readonly TRUE = 'true';
   protected readonly FALSE = 'false';
+  protected readonly COLUMNS = COLUMNS;
   /** Placeholders bound to a jsonpath rather than a text[] path. */
   readonly #jsonpaths = new Set<string>();
 
@@ -39,11 +41,46 @@ export class PostgresQuerySql extends QuerySql {
     return [...path];
   }
 
+  /** While a grouping is written: each value it reads from `data`, by expression, and its column of the rows. */
+  #rowValues: Map<string, string> | undefined;
+
   /** The jsonb value at a bound path (SQL NULL when missing). */
   private json(path: string): string {
-    return this.#jsonpaths.has(path)
+    const value = this.#jsonpaths.has(path)
       ? `jsonb_path_query_first(data, ${path}::jsonpath, '{}', true)`
       : `(data #> ${path}::text[])`;
+    if (!this.#rowValues) return value;
+    const column = this.#rowValues.get(value) ?? `v${this.#rowValues.size}`;
+    this.#rowValues.set(value, column);
+    return column;
+  }
+
+  /**
+   * Groups rows of a subquery that reads each path once per document. `OFFSET 0` keeps PostgreSQL from
+   * merging it into the grouping, so the paths are not read again for every use; and knowing nothing of the
+   * computed values, the planner expects few groups and hashes them, rather than sorting every document.
+   */
+  override groupSource<T>(
+    collection: string,
+    where: string | undefined,
+    build: () => T,
+  ): { from: string; value: T } {
+    const values = new Map<string, string>();
+    this.#rowValues = values;
+    let value: T;
+    try {
+      value = build();
+    } finally {
+      this.#rowValues = undefined;
+    }
+    const columns = [
+      'id',
+      'created_at',
+      'updated_at',
+      ...[...values].map(([sql, name]) => `${sql} AS ${name}`),
+    ];
+    const filter = `collection_id = ${collection}${where ? ` AND ${where}` : ''}`;
+    return { from: `(SELECT ${columns.join(', ')} FROM documents WHERE ${filter} OFFSET 0) AS r`, value };
   }
 
   /** The text of a string at a bound path, in the "C" collation (code point order, as the contract sorts). */
@@ -130,11 +167,8 @@ export class PostgresQuerySql extends QuerySql {
     ];
   }
 
-  /** The select list: whole rows, `json_build_object(key, value, …)` per row (keys in order), or count(*). */
-  select(query: CollectionQuery): string {
-    if (query.select.kind === 'all') return COLUMNS;
-    if (query.select.kind === 'count') return 'count(*) AS n';
-    const pairs = query.select.fields.map(({ path, as }) => {
+  projection(fields: readonly { path: readonly string[]; as: string }[]): string {
+    const pairs = fields.map(({ path, as }) => {
       const field = this.field(path);
       const value =
         field.kind === 'column'
@@ -145,6 +179,50 @@ export class PostgresQuerySql extends QuerySql {
       return `${this.bind(as)}::text, ${value}`;
     });
     return `json_build_object(${pairs.join(', ')})::text AS row`;
+  }
+
+  page(limit: number, skip: number): string {
+    return `LIMIT ${this.bind(limit)}::bigint OFFSET ${this.bind(skip)}::bigint`;
+  }
+
+  groupKey(field: FieldRef): string {
+    if (field.kind === 'missing') return 'NULL::jsonb';
+    if (field.kind === 'column') return `to_jsonb(${field.column})`;
+    const json = this.json(field.path);
+    // jsonb equality keeps types apart (1 and "1", true and "true") and compares numbers as numbers.
+    return `(CASE WHEN jsonb_typeof(${json}) IN ('string', 'number', 'boolean') THEN ${json} END)`;
+  }
+
+  keyJson(key: string): string {
+    return key;
+  }
+
+  /** A number of the field, exact: numbers add exactly as numeric and are rounded to a double once. */
+  protected numberOf(field: FieldRef): string {
+    if (field.kind !== 'json') return 'NULL::numeric';
+    const json = this.json(field.path);
+    return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN ${json}::numeric END)`;
+  }
+
+  protected sumOf(fn: 'sum' | 'avg', numbers: string): string {
+    return `${fn}(${numbers})::float8`;
+  }
+
+  protected extreme(fn: 'min' | 'max', field: FieldRef): string {
+    // Still an aggregate: without GROUP BY, a select list with no aggregate would answer a row per document.
+    if (field.kind === 'missing') return `to_jsonb(${fn}(NULL::text))`;
+    if (field.kind === 'column') return `to_jsonb(${fn}(${field.column} COLLATE "C"))`;
+    const json = this.json(field.path);
+    const rank = `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 END)`;
+    const when = (r: number, value: string) => `(CASE WHEN ${rank} = ${r} THEN ${value} END)`;
+    const booleans = `${fn === 'min' ? 'bool_and' : 'bool_or'}(${when(1, `${json}::boolean`)})`;
+    const numbers = `${fn}(${when(2, `${json}::numeric`)})`;
+    const strings = `${fn}(${when(3, `(${json} #>> '{}')`)} COLLATE "C")`;
+    return `(CASE ${fn}(${rank}) WHEN 1 THEN to_jsonb(${booleans}) WHEN 2 THEN to_jsonb(${numbers}) WHEN 3 THEN to_jsonb(${strings}) END)`;
+  }
+
+  groupRow(columns: readonly [string, string][]): string {
+    return `jsonb_build_object(${columns.map(([name, sql]) => `'${name}'::text, ${sql}`).join(', ')})`;
   }
 }
 
@@ -157,8 +235,9 @@ export class PostgresQueries implements QueryStore {
 
   async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
     const collectionId = await this.collections.find(ref);
+    const grouped = isGroupedQuery(query);
     const counting = query.select.kind === 'count';
-    if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
+    if (collectionId === undefined && !grouped) return counting ? { count: 0 } : { rows: [] };
     const { text, builder } = statementOf(collectionId, query);
     // Unnamed statements: query shapes vary too much for each connection to keep them prepared.
     const rows = await this.sql.unsafe<(DocumentRow & { row: string; n: string })[]>(
@@ -168,8 +247,8 @@ export class PostgresQueries implements QueryStore {
         prepare: false,
       },
     );
-    if (counting) return { count: Number(rows[0]?.n ?? 0) };
-    return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
+    if (counting && !grouped) return { count: Number(rows[0]?.n ?? 0) };
+    return query.select.kind === 'all' && !grouped ? { documents: rows } : { rows: rows.map((r) => r.row) };
   }
 
   async explain(ref: CollectionRef, query: CollectionQuery): Promise<QueryPlan> {
@@ -197,16 +276,25 @@ export class PostgresQueries implements QueryStore {
   }
 }
 
-/** The statement of a collection query, and its builder (which holds the parameters). */
-function statementOf(collectionId: string, query: CollectionQuery) {
-  const counting = query.select.kind === 'count';
+/**
+ * The statement of a collection query, and its builder (which holds the parameters). An unknown collection
+ * (`undefined`) still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
+ */
+function statementOf(collectionId: string | undefined, query: CollectionQuery) {
   const builder = new PostgresQuerySql();
+  if (isGroupedQuery(query)) {
+    const text = groupedStatement(builder, groupPlan(query), query, {
+      collection: builder.bind(collectionId ?? null),
+      where: query.where && builder.where(query.where),
+    });
+    return { text, builder };
+  }
   const select = builder.select(query);
-  let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
+  let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId ?? null)}`;
   if (query.where) text += ` AND ${builder.where(query.where)}`;
-  if (!counting) {
-    text += ` ORDER BY ${builder.orderBy(query.sort)}`;
-    text += ` LIMIT ${builder.bind(query.limit)}::bigint OFFSET ${builder.bind(query.skip)}::bigint`;
+  if (query.select.kind !== 'count') {
+    text += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
+    text += ` ${builder.page(query.limit, query.skip)}`;
   }
   return { text, builder };
 }

@@ -6,6 +6,9 @@ import type { SubscriptionPresence } from './presence.js';
 const COLUMNS = `id, cluster_id AS "clusterId", url, events, collection, delivery, active, created_at AS "createdAt", secret,
   previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt"`;
 
+/** The hidden subscriptions of document triggers are no webhooks of the API (triggers/subscriptions.ts). */
+const NOT_TRIGGER = "url NOT LIKE 'trigger:%'";
+
 /** Webhook subscriptions on PostgreSQL. */
 export class PostgresWebhooks implements WebhookStore {
   constructor(
@@ -37,7 +40,7 @@ export class PostgresWebhooks implements WebhookStore {
 
   async list(clusterId: string): Promise<SubscriptionRecord[]> {
     const rows = await this.sql.unsafe<SubscriptionRecord[]>(
-      `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = $1 ORDER BY created_at, id`,
+      `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = $1 AND ${NOT_TRIGGER} ORDER BY created_at, id`,
       [clusterId],
     );
     return [...rows];
@@ -45,7 +48,7 @@ export class PostgresWebhooks implements WebhookStore {
 
   async find(clusterId: string, id: string): Promise<SubscriptionRecord | null> {
     const [row] = await this.sql.unsafe<SubscriptionRecord[]>(
-      `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = $1 AND id = $2`,
+      `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = $1 AND id = $2 AND ${NOT_TRIGGER}`,
       [clusterId, id],
     );
     return row ?? null;
@@ -68,7 +71,7 @@ export class PostgresWebhooks implements WebhookStore {
     // The current secret becomes the previous one in the same statement, so rotations never lose one.
     const [row] = await this.sql.unsafe<SubscriptionRecord[]>(
       `UPDATE webhook_subscriptions SET previous_secret = secret, secret = $1, previous_secret_expires_at = $2
-       WHERE cluster_id = $3 AND id = $4 RETURNING ${COLUMNS}`,
+       WHERE cluster_id = $3 AND id = $4 AND ${NOT_TRIGGER} RETURNING ${COLUMNS}`,
       [secret, previousSecretExpiresAt, clusterId, id],
     );
     return row ?? null;

@@ -175,7 +175,10 @@ export class SqliteBilling implements BillingStore {
           return account;
         }
         const status = change.kind === 'payment_failed' ? 'past_due' : 'active';
-        return this.stmt.paymentStatus.get({ userId: current.userId, status })!;
+        return (
+          this.stmt.paymentStatus.get({ userId: current.userId, status, created: change.created }) ??
+          'ignored'
+        );
       })
       .immediate();
   }
@@ -226,13 +229,16 @@ function subscriptionStatements(db: Database.Database) {
          status = CASE WHEN status IN ('suspended', 'past_due') THEN 'active' ELSE status END
        WHERE user_id = ? RETURNING user_id AS userId, plan, status`,
     ),
-    // past_due only replaces active (a payg suspension stays), and only past_due is lifted by a payment.
-    paymentStatus: db.prepare<[{ userId: string; status: string }], AccountState>(
-      `UPDATE billing_accounts SET status = CASE
+    // past_due only replaces active (a payg suspension stays), and only past_due is lifted by a payment. An event
+    // older than the last one applied finds no row (SubscriptionChange says why).
+    paymentStatus: db.prepare<[{ userId: string; status: string; created: number }], AccountState>(
+      `UPDATE billing_accounts SET stripe_payment_event_at = @created, status = CASE
          WHEN @status = 'past_due' AND status = 'active' THEN 'past_due'
          WHEN @status = 'active' AND status = 'past_due' THEN 'active'
          ELSE status END
-       WHERE user_id = @userId RETURNING user_id AS userId, plan, status`,
+       WHERE user_id = @userId AND (stripe_payment_event_at IS NULL OR stripe_payment_event_at < @created
+         OR (stripe_payment_event_at = @created AND @status = 'active'))
+       RETURNING user_id AS userId, plan, status`,
     ),
     planChange: db.prepare(
       'INSERT INTO billing_plan_changes (user_id, plan, changed_at) VALUES (@userId, @plan, @changedAt)',

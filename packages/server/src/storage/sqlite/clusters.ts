@@ -241,6 +241,10 @@ const PURGE_REST = [
   'DELETE FROM webhook_events WHERE cluster_id = @clusterId',
   'DELETE FROM webhook_subscriptions WHERE cluster_id = @clusterId',
   'DELETE FROM collections WHERE cluster_id = @clusterId',
+  // A function's invocations go with it (ON DELETE CASCADE).
+  'DELETE FROM functions WHERE cluster_id = @clusterId',
+  // A trigger's runs go with it (ON DELETE CASCADE).
+  'DELETE FROM triggers WHERE cluster_id = @clusterId',
   'DELETE FROM idempotency_keys WHERE cluster_id = @clusterId',
   'DELETE FROM api_keys WHERE cluster_id = @clusterId',
   'DELETE FROM jobs WHERE cluster_id = @clusterId AND id <> @deletionJobId',

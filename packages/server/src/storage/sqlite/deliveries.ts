@@ -10,9 +10,10 @@ import type {
   StreamedEvent,
   TestEvent,
 } from '../deliveries.js';
-import { capturedOf, testEventRows } from '../outbox.js';
+import { capturedOf, testEventRows, WAITS_FOR_NO_EARLIER } from '../outbox.js';
 import type { SubscriptionTarget } from '../webhooks.js';
 import type { SqliteOutbox } from './outbox.js';
+import { relaxed, synchronousOf } from './relaxed.js';
 import type { SqliteSubscriptionCache } from './webhooks.js';
 
 const RECORD = `d.id, d.subscription_id AS webhookId, d.event_id AS eventId, e.type AS eventType,
@@ -24,29 +25,6 @@ const ATTEMPT = `id, delivery_id AS deliveryId, attempt, started_at AS startedAt
   response_status AS responseStatus, duration_ms AS durationMs, error, next_attempt_at AS nextAttemptAt`;
 
 type ClaimRow = Omit<ClaimedDelivery, 'manual'> & { manual: number };
-
-/**
- * Runs a write of delivery bookkeeping (claims, attempts) with `synchronous = NORMAL`: its commit is not synced to
- * disk at once, which saves the document writes of the same process from waiting behind one fsync per claim and
- * per attempt. A power loss can then forget the last claims and attempts, never a captured event: the delivery
- * is simply made again (delivery is at least once). The events themselves commit with the documents, as
- * configured. Exact because better-sqlite3 runs each transaction to its end before any other JavaScript.
- */
-function relaxed<A extends unknown[], R>(
-  db: Database.Database,
-  transaction: { immediate(...args: A): R },
-  synchronous: string,
-): (...args: A) => R {
-  return (...args) => {
-    if (synchronous === 'NORMAL' || synchronous === 'OFF') return transaction.immediate(...args);
-    db.pragma('synchronous = NORMAL');
-    try {
-      return transaction.immediate(...args);
-    } finally {
-      db.pragma(`synchronous = ${synchronous}`);
-    }
-  };
-}
 
 /** Deliveries and attempts on SQLite. One process writes, so a claim is a plain update in a transaction. */
 export class SqliteDeliveries implements DeliveryStore {
@@ -60,15 +38,14 @@ export class SqliteDeliveries implements DeliveryStore {
     private readonly outbox: SqliteOutbox,
     private readonly subscriptions: SqliteSubscriptionCache,
   ) {
-    const synchronous = (['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const)[
-      db.pragma('synchronous', { simple: true }) as number
-    ]!;
+    const synchronous = synchronousOf(db);
     this.stmt = {
       // A paused cluster's deliveries wait, due, until it runs again: held, not lost.
       due: db.prepare<[string, number], { id: string }>(
         `SELECT d.id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= ?
            AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s JOIN clusters c ON c.id = s.cluster_id
                            WHERE s.id = d.subscription_id AND c.status <> 'running')
+           AND ${WAITS_FOR_NO_EARLIER}
          ORDER BY d.next_attempt_at LIMIT ?`,
       ),
       lease: db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?'),

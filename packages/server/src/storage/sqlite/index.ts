@@ -9,6 +9,7 @@ import { SqliteClusters } from './clusters.js';
 import { SqliteDeliveries } from './deliveries.js';
 import { SqliteDeviceAuthorizations } from './device-authorizations.js';
 import { SqliteDocuments } from './documents.js';
+import { SqliteFunctions } from './functions.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
@@ -23,6 +24,7 @@ import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteSignIn } from './sign-in.js';
 import { SqliteTasks } from './tasks.js';
+import { SqliteTriggers } from './triggers.js';
 import { SqliteUsage } from './usage.js';
 import { SqliteSubscriptionCache, SqliteWebhooks } from './webhooks.js';
 
@@ -76,6 +78,8 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     keys: new SqliteKeys(db),
     usage: new SqliteUsage(db),
     robots: new SqliteRobots(db),
+    functions: new SqliteFunctions(db),
+    triggers: new SqliteTriggers(db),
     accounts: new SqliteAccounts(db),
     billing: new SqliteBilling(db),
     clusters: new SqliteClusters(db),

@@ -351,6 +351,72 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE billing_accounts ADD COLUMN stripe_subscription_id TEXT;
   `,
   `
+  -- Functions: the current version's code and limits; a deploy bumps version. Invocations are the run history.
+  CREATE TABLE functions (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    env TEXT NOT NULL,
+    timeout_ms INTEGER NOT NULL,
+    memory_mb INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (cluster_id, name)
+  );
+  CREATE TABLE function_invocations (
+    id TEXT PRIMARY KEY,
+    function_id TEXT NOT NULL REFERENCES functions(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    started_by TEXT NOT NULL,
+    duration_ms REAL NOT NULL,
+    started_at TEXT NOT NULL,
+    logs TEXT NOT NULL,
+    error TEXT
+  );
+  CREATE INDEX function_invocations_by_function ON function_invocations (function_id, started_at);
+  `,
+  `
+  -- Triggers: what fires them (source) and what they run (target), as JSON. A schedule's next tick is next_run_at;
+  -- instances claim a tick by moving it on in one compare-and-set, so exactly one of them runs each tick.
+  CREATE TABLE triggers (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    target TEXT NOT NULL,
+    active INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    last_run_at TEXT,
+    next_run_at TEXT
+  );
+  CREATE INDEX triggers_by_cluster ON triggers (cluster_id, created_at);
+  CREATE INDEX triggers_due ON triggers (next_run_at) WHERE next_run_at IS NOT NULL;
+  CREATE TABLE trigger_runs (
+    id TEXT PRIMARY KEY,
+    trigger_id TEXT NOT NULL REFERENCES triggers(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    duration_ms REAL,
+    event TEXT,
+    error TEXT
+  );
+  CREATE INDEX trigger_runs_by_trigger ON trigger_runs (trigger_id, started_at);
+  `,
+  `
+  -- Claims of document triggers' deliveries look for an earlier pending one of the same subscription
+  -- (storage/outbox.ts, WAITS_FOR_NO_EARLIER): only pending ones are indexed, so the look stays short.
+  CREATE INDEX webhook_deliveries_pending_by_subscription ON webhook_deliveries (subscription_id, id)
+    WHERE status = 'pending';
+  `,
+  `
+  -- Billing: the Stripe time of the last payment event applied; Stripe delivers events out of order, and an older
+  -- one must not undo a newer one (an earlier failure arriving after the payment).
+  ALTER TABLE billing_accounts ADD COLUMN stripe_payment_event_at INTEGER;
+  `,
+  `
   -- Schema: a JSON Schema per cluster and collection that writes are checked against (level strict), or kept
   -- unused (off).
   CREATE TABLE collection_validators (

@@ -1,9 +1,10 @@
-import { type CollectionQuery, likeTokens } from '@dataplatform/contract';
+import { type CollectionQuery, groupPlan, isGroupedQuery, likeTokens } from '@dataplatform/contract';
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
+import { groupedStatement } from '../group-sql.js';
 import { plainSteps, sqliteIndexExpression } from '../index-expressions.js';
 import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
-import { type CompareOp, QuerySql } from '../query-sql.js';
+import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import { SqliteCollections } from './collections.js';
 
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
@@ -30,6 +31,7 @@ export class SqliteQuerySql extends QuerySql {
   #next = 0;
   protected readonly TRUE = '1';
   protected readonly FALSE = '0';
+  protected readonly COLUMNS = COLUMNS;
 
   bind(value: unknown): string {
     const name = `p${this.#next++}`;
@@ -98,11 +100,8 @@ export class SqliteQuerySql extends QuerySql {
     ];
   }
 
-  /** The select list: whole rows, `json_object(key, value, …)` per row, or count(*). */
-  select(query: CollectionQuery): string {
-    if (query.select.kind === 'all') return COLUMNS;
-    if (query.select.kind === 'count') return 'count(*) AS n';
-    const pairs = query.select.fields.map(({ path, as }) => {
+  projection(fields: readonly { path: readonly string[]; as: string }[]): string {
+    const pairs = fields.map(({ path, as }) => {
       const field = this.field(path);
       const value =
         field.kind === 'column' ? field.column : field.kind === 'json' ? `data -> ${field.path}` : 'NULL';
@@ -110,21 +109,72 @@ export class SqliteQuerySql extends QuerySql {
     });
     return `json_object(${pairs.join(', ')}) AS row`;
   }
+
+  page(limit: number, skip: number): string {
+    return `LIMIT ${this.bind(limit)} OFFSET ${this.bind(skip)}`;
+  }
+
+  groupKey(field: FieldRef): string {
+    if (field.kind === 'missing') return 'NULL';
+    if (field.kind === 'column') return field.column;
+    // Booleans become the blobs x'01' and x'02' (JSONB's true and false), apart from every number and text.
+    return `(CASE json_type(data, ${field.path}) WHEN 'true' THEN x'01' WHEN 'false' THEN x'02' WHEN 'array' THEN NULL WHEN 'object' THEN NULL ELSE json_extract(data, ${field.path}) END)`;
+  }
+
+  keyJson(key: string): string {
+    return `json(CASE WHEN typeof(${key}) = 'blob' THEN ${key} ELSE json_quote(${key}) END)`;
+  }
+
+  /** A number of the field as a double: doubles make sum() compensate and never overflow. */
+  protected numberOf(field: FieldRef): string {
+    if (field.kind !== 'json') return 'NULL';
+    return `(CASE WHEN json_type(data, ${field.path}) IN ${NUMBER_TYPES} THEN CAST(json_extract(data, ${field.path}) AS REAL) END)`;
+  }
+
+  protected sumOf(fn: 'sum' | 'avg', numbers: string): string {
+    return `${fn}(${numbers})`;
+  }
+
+  protected extreme(fn: 'min' | 'max', field: FieldRef): string {
+    // Still an aggregate: without GROUP BY, a select list with no aggregate would answer a row per document.
+    if (field.kind === 'missing') return `${fn}(NULL)`;
+    if (field.kind === 'column') return `json_quote(${fn}(${field.column}))`;
+    const type = `json_type(data, ${field.path})`;
+    const rank = `(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 END)`;
+    const of = (r: number) => `${fn}(CASE WHEN ${rank} = ${r} THEN json_extract(data, ${field.path}) END)`;
+    return `json(CASE ${fn}(${rank}) WHEN 1 THEN (CASE ${of(1)} WHEN 1 THEN 'true' ELSE 'false' END) WHEN 2 THEN json_quote(${of(2)}) WHEN 3 THEN json_quote(${of(3)}) END)`;
+  }
+
+  groupRow(columns: readonly [string, string][]): string {
+    return `json_object(${columns.map(([name, sql]) => `'${name}', ${sql}`).join(', ')})`;
+  }
 }
 
 // Statements are cached by their text; queries come in many shapes, so the cache is emptied when it grows.
 const MAX_CACHED = 256;
 
-/** The statement of a collection query, and its builder (which holds the parameters). */
-function statementOf(collectionId: number, query: CollectionQuery): { sql: string; builder: SqliteQuerySql } {
-  const counting = query.select.kind === 'count';
+/**
+ * The statement of a collection query, and its builder (which holds the parameters). An unknown collection
+ * (`undefined`) still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
+ */
+function statementOf(
+  collectionId: number | undefined,
+  query: CollectionQuery,
+): { sql: string; builder: SqliteQuerySql } {
   const builder = new SqliteQuerySql();
+  if (isGroupedQuery(query)) {
+    const sql = groupedStatement(builder, groupPlan(query), query, {
+      collection: builder.bind(collectionId ?? null),
+      where: query.where && builder.where(query.where),
+    });
+    return { sql, builder };
+  }
   const select = builder.select(query);
-  let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
+  let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId ?? null)}`;
   if (query.where) sql += ` AND ${builder.where(query.where)}`;
-  if (!counting) {
-    sql += ` ORDER BY ${builder.orderBy(query.sort)}`;
-    sql += ` LIMIT ${builder.bind(query.limit)} OFFSET ${builder.bind(query.skip)}`;
+  if (query.select.kind !== 'count') {
+    sql += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
+    sql += ` ${builder.page(query.limit, query.skip)}`;
   }
   return { sql, builder };
 }
@@ -143,10 +193,12 @@ export class SqliteQueries implements QueryStore {
 
   async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
     const collectionId = this.collections.find(ref);
+    const grouped = isGroupedQuery(query);
     const counting = query.select.kind === 'count';
-    if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
+    if (collectionId === undefined && !grouped) return counting ? { count: 0 } : { rows: [] };
     const { sql, builder } = statementOf(collectionId, query);
     const statement = this.prepare(sql);
+    if (grouped) return { rows: (statement.all(builder.params) as { row: string }[]).map((r) => r.row) };
     if (counting) return { count: (statement.get(builder.params) as { n: number }).n };
     const rows = statement.all(builder.params) as (DocumentRow & { row: string })[];
     return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };

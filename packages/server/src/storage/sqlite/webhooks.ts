@@ -60,6 +60,9 @@ export class SqliteSubscriptionCache {
   }
 }
 
+/** The hidden subscriptions of document triggers are no webhooks of the API (triggers/subscriptions.ts). */
+const NOT_TRIGGER = "url NOT LIKE 'trigger:%'";
+
 /** Webhook subscriptions on SQLite. */
 export class SqliteWebhooks implements WebhookStore {
   private readonly stmt;
@@ -74,17 +77,17 @@ export class SqliteWebhooks implements WebhookStore {
          VALUES (@id, @clusterId, @url, @events, @collection, @delivery, @secret, @createdAt)`,
       ),
       list: db.prepare<[string], Row>(
-        `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = ? ORDER BY created_at, id`,
+        `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = ? AND ${NOT_TRIGGER} ORDER BY created_at, id`,
       ),
       find: db.prepare<[string, string], Row>(
-        `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = ? AND id = ?`,
+        `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE cluster_id = ? AND id = ? AND ${NOT_TRIGGER}`,
       ),
       // Deliveries and their attempts go with it (ON DELETE CASCADE).
       remove: db.prepare('DELETE FROM webhook_subscriptions WHERE cluster_id = ? AND id = ?'),
       // The current secret becomes the previous one in the same statement, so rotations never lose one.
       rotate: db.prepare(
         `UPDATE webhook_subscriptions SET previous_secret = secret, secret = ?, previous_secret_expires_at = ?
-         WHERE cluster_id = ? AND id = ?`,
+         WHERE cluster_id = ? AND id = ? AND ${NOT_TRIGGER}`,
       ),
       seedCheck: db.prepare(
         "INSERT INTO encryption_key_checks (name, check_value, created_at) VALUES ('webhook-secrets', ?, ?) ON CONFLICT DO NOTHING",
