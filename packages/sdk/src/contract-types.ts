@@ -425,18 +425,21 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import' | 'cluster.delete' | 'index.build';
+  kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
   status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
     | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
     | { clusterId: string }
-    | {
-        collection: string;
-        name: string;
-        fields: { path: string; order: 'asc' | 'desc' }[];
-        unique: boolean;
-      };
+    | { collection: string; name: string; fields: { path: string; order: 'asc' | 'desc' }[]; unique: boolean }
+    | { collection: string }
+    | { collection: string };
+  progress: { done: number; total: number | null };
+  result: {
+    checked: number;
+    failing: number;
+    samples: { _id: string; errors: { path: string; message: string }[] }[];
+  } | null;
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -451,7 +454,7 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import' | 'cluster.delete' | 'index.build';
+    kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
     status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
@@ -462,7 +465,15 @@ export type JobList = {
           name: string;
           fields: { path: string; order: 'asc' | 'desc' }[];
           unique: boolean;
-        };
+        }
+      | { collection: string }
+      | { collection: string };
+    progress: { done: number; total: number | null };
+    result: {
+      checked: number;
+      failing: number;
+      samples: { _id: string; errors: { path: string; message: string }[] }[];
+    } | null;
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { fromQuery, Timestamp } from './common.js';
 import { CollectionName } from './document.js';
 
 /** How a validator is applied: `strict` refuses every write whose document does not match, `off` keeps it stored but unused. */
@@ -156,3 +156,31 @@ export const SchemaCollectionParams = z.object({ collection: CollectionName });
 export const ValidatorDeleted = z
   .object({ collection: z.string(), deleted: z.literal(true) })
   .meta({ id: 'ValidatorDeleted', description: 'Confirms that the collection has no validator any more.' });
+
+/** The most documents `infer` reads. */
+export const MAX_INFER_SAMPLE = 1000;
+
+/** Query of `infer`: how many documents to read, and on which cluster. */
+export const InferQuery = z.object({
+  sample: fromQuery(
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_INFER_SAMPLE)
+      .default(100)
+      .meta({ description: `Documents to read, newest first, 1 to ${MAX_INFER_SAMPLE}` }),
+  ),
+});
+
+/** A schema proposed from a sample of a collection's documents. */
+export const InferredSchema = z
+  .object({
+    collection: z.string(),
+    sampled: z.number().int().min(0).meta({ description: 'Documents read' }),
+    schema: z.record(z.string(), z.unknown()).meta({
+      description:
+        'A JSON Schema (draft 2020-12) every sampled document matches: the type of each field seen, `required` for the fields every sampled document has',
+    }),
+  })
+  .meta({ id: 'InferredSchema', description: "A proposal for a collection's validator." });

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "Error", "ForgotPasswordRequest", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "Invitation", "InvitationAccept", "InvitationCreate", "Invoice", "InvoiceLine", "InvoiceList", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlCondition", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "UsageDay", "UsageList", "User", "Validator", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -281,6 +281,12 @@ class ClusterUpdate(TypedDict):
     tier: NotRequired[Literal["free", "starter", "team", "enterprise"]]
 
 
+class CollectionDropInput(TypedDict):
+    """The collection a drop removes."""
+
+    collection: str
+
+
 class CollectionInfo(TypedDict):
     """A collection with its document count, size, validator and indexes."""
 
@@ -409,7 +415,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -538,6 +544,16 @@ class IndexList(TypedDict):
     data: List["Index"]
 
 
+class InferredSchema(TypedDict):
+    """A proposal for a collection's validator."""
+
+    collection: str
+    #: Documents read
+    sampled: int
+    #: A JSON Schema (draft 2020-12) every sampled document matches: the type of each field seen, `required` for the fields every sampled document has
+    schema: Dict[str, Any]
+
+
 class Invitation(TypedDict):
     """An e-mailed invitation to join a cluster; its token is in the mail only."""
 
@@ -654,11 +670,14 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import", "cluster.delete", "index.build"]
+    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build
-    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput"]
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop
+    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput"]
+    progress: "JobProgress"
+    #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check; null for the other kinds and while running
+    result: Optional["ValidatorCheckResult"]
     #: Rows read, stored and refused
     counts: Dict[str, Any]
     #: Bytes of the (decompressed) source read so far
@@ -684,6 +703,14 @@ class JobList(TypedDict):
     total: int
     limit: int
     skip: int
+
+
+class JobProgress(TypedDict):
+    """Units of work done, and the total when known."""
+
+    done: int
+    #: null when not known in advance
+    total: Optional[int]
 
 
 class JobRowError(TypedDict):
@@ -836,6 +863,16 @@ class RobotList(TypedDict):
     """The robots of the caller, newest first."""
 
     data: List["Robot"]
+
+
+class ScheduleSource(TypedDict):
+    """Runs once per tick of a cron expression, in one instance."""
+
+    type: Literal["schedule"]
+    #: A cron expression of 5 or 6 fields (seconds first when 6), or a nickname such as `@hourly`; an invalid one is 400 `validation_error`
+    cron: str
+    #: An IANA time zone the expression is read in; UTC when left out
+    timezone: NotRequired[str]
 
 
 class SchemaError(TypedDict):
@@ -1018,6 +1055,23 @@ class Validator(TypedDict):
     level: Literal["strict", "off"]
     createdAt: str
     updatedAt: str
+
+
+class ValidatorCheckInput(TypedDict):
+    """The collection a validator check reads."""
+
+    collection: str
+
+
+class ValidatorCheckResult(TypedDict):
+    """Counts and samples of the documents a validator refuses."""
+
+    #: Documents read
+    checked: int
+    #: Documents that do not match the validator
+    failing: int
+    #: The first 20 documents that do not match, and why
+    samples: List[Dict[str, Any]]
 
 
 class ValidatorDeleted(TypedDict):
@@ -1231,5 +1285,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, `COUNT(*)`, or `groups`: one row per group (per distinct row with DISTINCT, one row for aggregates without GROUP BY) with grouped fields and aggregates."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

@@ -54,13 +54,17 @@ class DataSchemaIndexesResource(SyncResource):
 
 
 class DataSchemaResource(SyncResource):
-    """`client.data.schema`: 0 operation(s) of the contract."""
+    """`client.data.schema`: 1 operation(s) of the contract."""
 
     def __init__(self, client: SyncAPIClient) -> None:
         super().__init__(client)
         self.collections = DataSchemaCollectionsResource(client)
         self.validator = DataSchemaValidatorResource(client)
         self.indexes = DataSchemaIndexesResource(client)
+
+    def infer(self, collection: str, *, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents (API key): `GET /api/v1/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/infer", query={"sample": sample}, options=options))
 
 
 class DataResource(SyncResource):
@@ -474,15 +478,19 @@ class WebhooksResource(SyncResource):
 
 
 class SchemaCollectionsResource(SyncResource):
-    """`client.schema.collections`: 1 operation(s) of the contract."""
+    """`client.schema.collections`: 2 operation(s) of the contract."""
 
     def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
         """List collections: `GET /api/schema/collections`."""
         return cast("_m.CollectionInfoList", self._client.request("GET", "/api/schema/collections", query={"clusterId": cluster_id}, options=options))
 
+    def drop(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Drop a collection: `DELETE /api/schema/collections/{collection}`."""
+        return cast("_m.Job", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}", query={"clusterId": cluster_id}, options=options))
+
 
 class SchemaValidatorResource(SyncResource):
-    """`client.schema.validator`: 3 operation(s) of the contract."""
+    """`client.schema.validator`: 4 operation(s) of the contract."""
 
     def get(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
         """Get a collection's validator: `GET /api/schema/collections/{collection}/validator`."""
@@ -495,6 +503,10 @@ class SchemaValidatorResource(SyncResource):
     def delete(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ValidatorDeleted:
         """Remove a collection's validator: `DELETE /api/schema/collections/{collection}/validator`."""
         return cast("_m.ValidatorDeleted", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    def check(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Check a collection's documents against its validator: `POST /api/schema/collections/{collection}/validator/check`."""
+        return cast("_m.Job", self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/validator/check", query={"clusterId": cluster_id}, options=options))
 
 
 class SchemaIndexesResource(SyncResource):
@@ -514,13 +526,97 @@ class SchemaIndexesResource(SyncResource):
 
 
 class SchemaResource(SyncResource):
-    """`client.schema`: 0 operation(s) of the contract."""
+    """`client.schema`: 1 operation(s) of the contract."""
 
     def __init__(self, client: SyncAPIClient) -> None:
         super().__init__(client)
         self.collections = SchemaCollectionsResource(client)
         self.validator = SchemaValidatorResource(client)
         self.indexes = SchemaIndexesResource(client)
+
+    def infer(self, collection: str, *, cluster_id: Optional[str] = None, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents: `GET /api/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/infer", query={"clusterId": cluster_id, "sample": sample}, options=options))
+
+
+class FunctionsResource(SyncResource):
+    """`client.functions`: 8 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Function]:
+        """List functions: `GET /api/functions`."""
+        return self._client.get_page("/api/functions", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    def create(self, body: _m.FunctionCreate, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Create a function: `POST /api/functions`."""
+        return cast("_m.Function", self._client.request("POST", "/api/functions", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.FunctionDetail:
+        """Get a function with its code: `GET /api/functions/{id}`."""
+        return cast("_m.FunctionDetail", self._client.request("GET", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    def deploy(self, id: str, body: _m.FunctionDeploy, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Deploy a new version: `PUT /api/functions/{id}`."""
+        return cast("_m.Function", self._client.request("PUT", f"/api/functions/{segment(id, 'id')}", body=body, options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a function: `DELETE /api/functions/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    def invoke(self, id: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function: `POST /api/functions/{id}/invoke`."""
+        return cast("_m.InvokeResult", self._client.request("POST", f"/api/functions/{segment(id, 'id')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+    def invocations(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Invocation]:
+        """List a function's runs: `GET /api/functions/{id}/invocations`."""
+        return self._client.get_page(f"/api/functions/{segment(id, 'id')}/invocations", query={"limit": limit, "skip": skip}, options=options)
+
+    def invoke_by_name(self, name: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function by name: `POST /api/v1/functions/{name}/invoke`."""
+        return cast("_m.InvokeResult", self._client.request("POST", f"/api/v1/functions/{segment(name, 'name')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+
+class TriggersResource(SyncResource):
+    """`client.triggers`: 10 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Trigger]:
+        """List triggers: `GET /api/triggers`."""
+        return self._client.get_page("/api/triggers", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    def create(self, body: _m.TriggerCreate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Create a trigger: `POST /api/triggers`."""
+        return cast("_m.Trigger", self._client.request("POST", "/api/triggers", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Get a trigger: `GET /api/triggers/{id}`."""
+        return cast("_m.Trigger", self._client.request("GET", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    def update(self, id: str, body: _m.TriggerUpdate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Change a trigger: `PATCH /api/triggers/{id}`."""
+        return cast("_m.Trigger", self._client.request("PATCH", f"/api/triggers/{segment(id, 'id')}", body=body, options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a trigger: `DELETE /api/triggers/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    def pause(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Pause a trigger: `POST /api/triggers/{id}/pause`."""
+        return cast("_m.Trigger", self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/pause", options=options))
+
+    def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Resume a trigger: `POST /api/triggers/{id}/resume`."""
+        return cast("_m.Trigger", self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/resume", options=options))
+
+    def run(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now: `POST /api/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/run", options=options))
+
+    def runs(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.TriggerRun]:
+        """List a trigger's runs: `GET /api/triggers/{id}/runs`."""
+        return self._client.get_page(f"/api/triggers/{segment(id, 'id')}/runs", query={"limit": limit, "skip": skip}, options=options)
+
+    def run_by_key(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now, with a key: `POST /api/v1/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", self._client.request("POST", f"/api/v1/triggers/{segment(id, 'id')}/run", options=options))
 
 
 class AsyncDataJobsResource(AsyncResource):
@@ -560,13 +656,17 @@ class AsyncDataSchemaIndexesResource(AsyncResource):
 
 
 class AsyncDataSchemaResource(AsyncResource):
-    """`client.data.schema`: 0 operation(s) of the contract."""
+    """`client.data.schema`: 1 operation(s) of the contract."""
 
     def __init__(self, client: AsyncAPIClient) -> None:
         super().__init__(client)
         self.collections = AsyncDataSchemaCollectionsResource(client)
         self.validator = AsyncDataSchemaValidatorResource(client)
         self.indexes = AsyncDataSchemaIndexesResource(client)
+
+    async def infer(self, collection: str, *, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents (API key): `GET /api/v1/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/infer", query={"sample": sample}, options=options))
 
 
 class AsyncDataResource(AsyncResource):
@@ -980,15 +1080,19 @@ class AsyncWebhooksResource(AsyncResource):
 
 
 class AsyncSchemaCollectionsResource(AsyncResource):
-    """`client.schema.collections`: 1 operation(s) of the contract."""
+    """`client.schema.collections`: 2 operation(s) of the contract."""
 
     async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
         """List collections: `GET /api/schema/collections`."""
         return cast("_m.CollectionInfoList", await self._client.request("GET", "/api/schema/collections", query={"clusterId": cluster_id}, options=options))
 
+    async def drop(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Drop a collection: `DELETE /api/schema/collections/{collection}`."""
+        return cast("_m.Job", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}", query={"clusterId": cluster_id}, options=options))
+
 
 class AsyncSchemaValidatorResource(AsyncResource):
-    """`client.schema.validator`: 3 operation(s) of the contract."""
+    """`client.schema.validator`: 4 operation(s) of the contract."""
 
     async def get(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
         """Get a collection's validator: `GET /api/schema/collections/{collection}/validator`."""
@@ -1001,6 +1105,10 @@ class AsyncSchemaValidatorResource(AsyncResource):
     async def delete(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ValidatorDeleted:
         """Remove a collection's validator: `DELETE /api/schema/collections/{collection}/validator`."""
         return cast("_m.ValidatorDeleted", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    async def check(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Check a collection's documents against its validator: `POST /api/schema/collections/{collection}/validator/check`."""
+        return cast("_m.Job", await self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/validator/check", query={"clusterId": cluster_id}, options=options))
 
 
 class AsyncSchemaIndexesResource(AsyncResource):
@@ -1020,10 +1128,94 @@ class AsyncSchemaIndexesResource(AsyncResource):
 
 
 class AsyncSchemaResource(AsyncResource):
-    """`client.schema`: 0 operation(s) of the contract."""
+    """`client.schema`: 1 operation(s) of the contract."""
 
     def __init__(self, client: AsyncAPIClient) -> None:
         super().__init__(client)
         self.collections = AsyncSchemaCollectionsResource(client)
         self.validator = AsyncSchemaValidatorResource(client)
         self.indexes = AsyncSchemaIndexesResource(client)
+
+    async def infer(self, collection: str, *, cluster_id: Optional[str] = None, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents: `GET /api/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", await self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/infer", query={"clusterId": cluster_id, "sample": sample}, options=options))
+
+
+class AsyncFunctionsResource(AsyncResource):
+    """`client.functions`: 8 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Function]:
+        """List functions: `GET /api/functions`."""
+        return self._client.get_page("/api/functions", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    async def create(self, body: _m.FunctionCreate, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Create a function: `POST /api/functions`."""
+        return cast("_m.Function", await self._client.request("POST", "/api/functions", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.FunctionDetail:
+        """Get a function with its code: `GET /api/functions/{id}`."""
+        return cast("_m.FunctionDetail", await self._client.request("GET", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    async def deploy(self, id: str, body: _m.FunctionDeploy, *, options: Optional[RequestOptions] = None) -> _m.Function:
+        """Deploy a new version: `PUT /api/functions/{id}`."""
+        return cast("_m.Function", await self._client.request("PUT", f"/api/functions/{segment(id, 'id')}", body=body, options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a function: `DELETE /api/functions/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/functions/{segment(id, 'id')}", options=options))
+
+    async def invoke(self, id: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function: `POST /api/functions/{id}/invoke`."""
+        return cast("_m.InvokeResult", await self._client.request("POST", f"/api/functions/{segment(id, 'id')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+    def invocations(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Invocation]:
+        """List a function's runs: `GET /api/functions/{id}/invocations`."""
+        return self._client.get_page(f"/api/functions/{segment(id, 'id')}/invocations", query={"limit": limit, "skip": skip}, options=options)
+
+    async def invoke_by_name(self, name: str, *, body: Optional[_m.FunctionInput] = None, options: Optional[RequestOptions] = None) -> _m.InvokeResult:
+        """Run a function by name: `POST /api/v1/functions/{name}/invoke`."""
+        return cast("_m.InvokeResult", await self._client.request("POST", f"/api/v1/functions/{segment(name, 'name')}/invoke", body=NOT_GIVEN if body is None else body, options=options))
+
+
+class AsyncTriggersResource(AsyncResource):
+    """`client.triggers`: 10 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Trigger]:
+        """List triggers: `GET /api/triggers`."""
+        return self._client.get_page("/api/triggers", query={"clusterId": cluster_id, "limit": limit, "skip": skip}, options=options)
+
+    async def create(self, body: _m.TriggerCreate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Create a trigger: `POST /api/triggers`."""
+        return cast("_m.Trigger", await self._client.request("POST", "/api/triggers", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Get a trigger: `GET /api/triggers/{id}`."""
+        return cast("_m.Trigger", await self._client.request("GET", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    async def update(self, id: str, body: _m.TriggerUpdate, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Change a trigger: `PATCH /api/triggers/{id}`."""
+        return cast("_m.Trigger", await self._client.request("PATCH", f"/api/triggers/{segment(id, 'id')}", body=body, options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a trigger: `DELETE /api/triggers/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/triggers/{segment(id, 'id')}", options=options))
+
+    async def pause(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Pause a trigger: `POST /api/triggers/{id}/pause`."""
+        return cast("_m.Trigger", await self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/pause", options=options))
+
+    async def resume(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Trigger:
+        """Resume a trigger: `POST /api/triggers/{id}/resume`."""
+        return cast("_m.Trigger", await self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/resume", options=options))
+
+    async def run(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now: `POST /api/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", await self._client.request("POST", f"/api/triggers/{segment(id, 'id')}/run", options=options))
+
+    def runs(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.TriggerRun]:
+        """List a trigger's runs: `GET /api/triggers/{id}/runs`."""
+        return self._client.get_page(f"/api/triggers/{segment(id, 'id')}/runs", query={"limit": limit, "skip": skip}, options=options)
+
+    async def run_by_key(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
+        """Run a trigger now, with a key: `POST /api/v1/triggers/{id}/run`."""
+        return cast("_m.TriggerRun", await self._client.request("POST", f"/api/v1/triggers/{segment(id, 'id')}/run", options=options))

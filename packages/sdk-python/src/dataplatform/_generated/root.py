@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBillingResource, AsyncClustersResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -25,6 +25,8 @@ class SyncResources:
     robots: RobotsResource
     webhooks: WebhooksResource
     schema: SchemaResource
+    functions: FunctionsResource
+    triggers: TriggersResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -39,6 +41,8 @@ class SyncResources:
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
         self.schema = SchemaResource(client)
+        self.functions = FunctionsResource(client)
+        self.triggers = TriggersResource(client)
 
 
 class AsyncResources:
@@ -56,6 +60,8 @@ class AsyncResources:
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
     schema: AsyncSchemaResource
+    functions: AsyncFunctionsResource
+    triggers: AsyncTriggersResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -70,3 +76,5 @@ class AsyncResources:
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)
         self.schema = AsyncSchemaResource(client)
+        self.functions = AsyncFunctionsResource(client)
+        self.triggers = AsyncTriggersResource(client)

@@ -479,6 +479,11 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (cluster_id, collection, name)
   );
   `,
+  `
+  -- Jobs of every kind: units done out of a total (JSON), and what a finished job produced (JSON).
+  ALTER TABLE jobs ADD COLUMN progress TEXT;
+  ALTER TABLE jobs ADD COLUMN result TEXT;
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

@@ -442,6 +442,11 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (cluster_id, collection, name)
   );
   `,
+  `
+  -- Jobs of every kind: units done out of a total (JSON), and what a finished job produced (JSON).
+  ALTER TABLE jobs ADD COLUMN progress TEXT;
+  ALTER TABLE jobs ADD COLUMN result TEXT;
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
