@@ -61,6 +61,7 @@ import { PasswordResetService } from './services/password-reset.js';
 import { RobotService } from './services/robots.js';
 import { SchemaService } from './services/schema.js';
 import { SchemaGuards } from './services/schema-guards.js';
+import { SchemaJobs } from './services/schema-jobs.js';
 import { SettingsService } from './services/settings.js';
 import { SqlService } from './services/sql.js';
 import { TriggerService } from './services/triggers.js';
@@ -76,6 +77,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook machinery; its delivery worker is started by `startServer`. */
     webhooks: WebhookRuntime;
+    /** The runner of validator checks and collection drops (`idle()` lets tests wait for them). */
+    schemaJobs: SchemaJobs;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
@@ -228,8 +231,12 @@ export async function buildApp(
 
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
-  const schema = new SchemaService(storage, guards);
+  const schemaJobs = new SchemaJobs(storage, guards, app.log);
+  app.decorate('schemaJobs', schemaJobs);
+  app.addHook('onClose', () => schemaJobs.close());
+  const schema = new SchemaService(storage, guards, schemaJobs);
   await schema.failInterruptedBuilds();
+  await schemaJobs.resumeUnfinished();
   serveRoutes(
     app,
     routes,

@@ -44,6 +44,24 @@ export function schemaHandlers(
         params.collection,
         params.name,
       ),
+    'schema.validator.check': async ({ request, params, query }) =>
+      schema.checkValidator(
+        await schema.clusterOf(caller(request, query.clusterId), 'schema'),
+        params.collection,
+      ),
+    'schema.infer': async ({ request, params, query }) =>
+      schema.infer(
+        await schema.clusterOf(caller(request, query.clusterId), 'read'),
+        params.collection,
+        query.sample,
+      ),
+    'schema.collections.drop': async ({ request, params, query }) =>
+      schema.dropCollection(
+        await schema.clusterOf(caller(request, query.clusterId), 'schema'),
+        params.collection,
+      ),
+    'data.schema.infer': ({ principal, params, query }) =>
+      schema.infer(principal.clusterId, params.collection, query.sample),
     'data.schema.indexes.list': ({ principal, params }) =>
       schema.listIndexes(principal.clusterId, params.collection),
     'data.schema.collections.list': ({ principal }) => schema.collections(principal.clusterId),

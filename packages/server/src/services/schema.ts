@@ -14,6 +14,8 @@ import type { Storage } from '../storage/types.js';
 import { nextId } from './document-operations.js';
 import { publicJob } from './jobs.js';
 import { compileSchema, type SchemaGuards } from './schema-guards.js';
+import { inferSchema } from './schema-infer.js';
+import { newSchemaJob, type SchemaJobs } from './schema-jobs.js';
 
 /** A validator as the API answers it. */
 function validatorOf(row: ValidatorRow) {
@@ -55,6 +57,7 @@ export class SchemaService {
   constructor(
     private readonly storage: Storage,
     private readonly guards: SchemaGuards,
+    private readonly jobs: SchemaJobs,
   ) {}
 
   /**
@@ -80,7 +83,10 @@ export class SchemaService {
     for (const index of allIndexes)
       indexes.set(index.collection, [...(indexes.get(index.collection) ?? []), index]);
     const byName = new Map(validators.map((row) => [row.collection, row]));
-    const names = new Set([...stats.map((s) => s.name), ...byName.keys(), ...indexes.keys()]);
+    // A collection whose documents are all gone (deleted, or dropped) is listed only while it has a validator or
+    // an index.
+    const written = stats.filter((s) => Number(s.documentCount) > 0).map((s) => s.name);
+    const names = new Set([...written, ...byName.keys(), ...indexes.keys()]);
     const sizes = new Map(stats.map((s) => [s.name, s]));
     const data = [...names].sort().map((name) => {
       const validator = byName.get(name);
@@ -95,6 +101,57 @@ export class SchemaService {
       };
     });
     return { data };
+  }
+
+  /**
+   * Starts a `collection.drop` job: it removes the validator and indexes at once, then every document last written
+   * before it started, then the collection's events. 404 when the collection has nothing to drop.
+   */
+  async dropCollection(clusterId: string, collection: string) {
+    const [validator, indexes, some] = await Promise.all([
+      this.storage.schema.getValidator(clusterId, collection),
+      this.storage.schema.listIndexes(clusterId, collection),
+      this.storage.schema.documentsAfter(clusterId, collection, '', 1),
+    ]);
+    if (!validator && indexes.length === 0 && some.length === 0)
+      throw new ApiError('not_found', `Collection "${collection}" not found`, { collection });
+    const total = await this.documentCount(clusterId, collection);
+    const job = newSchemaJob('collection.drop', clusterId, collection, total);
+    await this.storage.jobs.create(job);
+    this.jobs.start(job);
+    return publicJob(job);
+  }
+
+  /** Starts a `validator.check` job over the collection's stored documents; 404 when it has no validator. */
+  async checkValidator(clusterId: string, collection: string) {
+    if (!(await this.storage.schema.getValidator(clusterId, collection))) throw noValidator(collection);
+    const job = newSchemaJob(
+      'validator.check',
+      clusterId,
+      collection,
+      await this.documentCount(clusterId, collection),
+    );
+    await this.storage.jobs.create(job);
+    this.jobs.start(job);
+    return publicJob(job);
+  }
+
+  /** A schema the newest `sample` documents of the collection all match. */
+  async infer(clusterId: string, collection: string, sample: number) {
+    const { rows } = await this.storage.documents.list(
+      { clusterId, collection },
+      { limit: sample, skip: 0, sort: [{ path: ['_createdAt'], descending: true }] },
+    );
+    const documents = rows.map((row) => JSON.parse(row.data) as Record<string, unknown>);
+    return { collection, sampled: documents.length, schema: inferSchema(documents) };
+  }
+
+  private async documentCount(clusterId: string, collection: string): Promise<number> {
+    const { total } = await this.storage.documents.list(
+      { clusterId, collection },
+      { limit: 1, skip: 0, sort: [] },
+    );
+    return total;
   }
 
   async listIndexes(clusterId: string, collection: string) {

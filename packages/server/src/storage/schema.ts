@@ -63,6 +63,20 @@ export interface SchemaStore {
   dropIndex(clusterId: string, collection: string, name: string): Promise<boolean>;
   /** The collections of the cluster that were ever written to, by name, with their sizes. */
   collections(clusterId: string): Promise<CollectionStats[]>;
+  /** Up to `limit` documents of the collection with ids after `afterId`, by id: a check's walk over all of them. */
+  documentsAfter(
+    clusterId: string,
+    collection: string,
+    afterId: string,
+    limit: number,
+  ): Promise<{ id: string; data: string }[]>;
+  /**
+   * One step of a collection drop: removes up to `limit` documents last written at or before `cutoff` (with the
+   * collection's count), in one transaction. Returns how many it removed; 0 when none of them is left.
+   */
+  purgeDocuments(clusterId: string, collection: string, cutoff: string, limit: number): Promise<number>;
+  /** The last step of a drop: removes the collection's events made at or before `cutoff`, with their deliveries. */
+  purgeEvents(clusterId: string, collection: string, cutoff: string): Promise<number>;
 }
 
 /** The 409 `unique_violation` of a write that would break a unique index. */

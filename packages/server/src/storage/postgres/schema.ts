@@ -168,4 +168,48 @@ export class PostgresSchema implements SchemaStore {
       [clusterId],
     );
   }
+
+  async documentsAfter(clusterId: string, collection: string, afterId: string, limit: number) {
+    const collectionId = await this.collectionRows.find({ clusterId, collection });
+    if (collectionId === undefined) return [];
+    return this.sql<{ id: string; data: string }[]>`
+      SELECT id, data::text AS data FROM documents
+      WHERE collection_id = ${collectionId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`;
+  }
+
+  async purgeDocuments(
+    clusterId: string,
+    collection: string,
+    cutoff: string,
+    limit: number,
+  ): Promise<number> {
+    const collectionId = await this.collectionRows.find({ clusterId, collection });
+    if (collectionId === undefined) return 0;
+    // The removed count goes on a shard of its own, as the document writes' counts do (document-operations.ts).
+    const [row] = await this.sql<{ n: string }[]>`
+      WITH removed AS (
+        DELETE FROM documents WHERE collection_id = ${collectionId} AND id IN (
+          SELECT id FROM documents WHERE collection_id = ${collectionId} AND updated_at <= ${cutoff} LIMIT ${limit}
+        ) RETURNING 1
+      ), counted AS (
+        INSERT INTO collection_counters (collection_id, shard, n)
+        SELECT ${collectionId}, 0, -count(*) FROM removed HAVING count(*) > 0
+        ON CONFLICT (collection_id, shard) DO UPDATE SET n = collection_counters.n + EXCLUDED.n
+      )
+      SELECT count(*) AS n FROM removed`;
+    return Number(row?.n ?? 0);
+  }
+
+  async purgeEvents(clusterId: string, collection: string, cutoff: string): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      await tx`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d
+        JOIN webhook_events e ON e.id = d.event_id
+        WHERE e.cluster_id = ${clusterId} AND e.collection = ${collection} AND e.created_at <= ${cutoff})`;
+      await tx`DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM webhook_events
+        WHERE cluster_id = ${clusterId} AND collection = ${collection} AND created_at <= ${cutoff})`;
+      const removed = await tx`DELETE FROM webhook_events
+        WHERE cluster_id = ${clusterId} AND collection = ${collection} AND created_at <= ${cutoff}`;
+      return removed.count;
+    });
+  }
 }

@@ -78,6 +78,22 @@ export class SqliteSchema implements SchemaStore {
       remove: db.prepare<[string, string]>(
         'DELETE FROM collection_validators WHERE cluster_id = ? AND collection = ?',
       ),
+      after: db.prepare<[number, string, number], { id: string; data: string }>(
+        'SELECT id, data FROM documents WHERE collection_id = ? AND id > ? ORDER BY id LIMIT ?',
+      ),
+      purge: db.prepare<[number, string, number]>(
+        `DELETE FROM documents WHERE rowid IN
+           (SELECT rowid FROM documents WHERE collection_id = ? AND updated_at <= ? LIMIT ?)`,
+      ),
+      uncount: db.prepare<[number, number]>('UPDATE collections SET doc_count = doc_count - ? WHERE id = ?'),
+      purgeEvents: [
+        `DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d
+           JOIN webhook_events e ON e.id = d.event_id
+           WHERE e.cluster_id = @clusterId AND e.collection = @collection AND e.created_at <= @cutoff)`,
+        `DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM webhook_events
+           WHERE cluster_id = @clusterId AND collection = @collection AND created_at <= @cutoff)`,
+        'DELETE FROM webhook_events WHERE cluster_id = @clusterId AND collection = @collection AND created_at <= @cutoff',
+      ].map((text) => db.prepare<[{ clusterId: string; collection: string; cutoff: string }]>(text)),
       collections: db.prepare<[string], CollectionStats>(
         `SELECT c.name AS name, c.doc_count AS documentCount,
                 COALESCE((SELECT SUM(LENGTH(d.data)) FROM documents d WHERE d.collection_id = c.id), 0) AS storageBytes
@@ -175,5 +191,36 @@ export class SqliteSchema implements SchemaStore {
 
   async collections(clusterId: string): Promise<CollectionStats[]> {
     return this.stmt.collections.all(clusterId);
+  }
+
+  async documentsAfter(clusterId: string, collection: string, afterId: string, limit: number) {
+    const collectionId = this.collectionRows.find({ clusterId, collection });
+    return collectionId === undefined ? [] : this.stmt.after.all(collectionId, afterId, limit);
+  }
+
+  async purgeDocuments(
+    clusterId: string,
+    collection: string,
+    cutoff: string,
+    limit: number,
+  ): Promise<number> {
+    const collectionId = this.collectionRows.find({ clusterId, collection });
+    if (collectionId === undefined) return 0;
+    const step = this.db.transaction(() => {
+      const removed = this.stmt.purge.run(collectionId, cutoff, limit).changes;
+      if (removed > 0) this.stmt.uncount.run(removed, collectionId);
+      return removed;
+    });
+    return step();
+  }
+
+  async purgeEvents(clusterId: string, collection: string, cutoff: string): Promise<number> {
+    const purge = this.db.transaction(() => {
+      let removed = 0;
+      for (const statement of this.stmt.purgeEvents)
+        removed = statement.run({ clusterId, collection, cutoff }).changes;
+      return removed;
+    });
+    return purge();
   }
 }
