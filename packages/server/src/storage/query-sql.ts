@@ -53,8 +53,11 @@ export abstract class QuerySql {
   protected abstract inColumn(column: string, values: readonly string[]): string;
   /** True when the JSON value at `path` is missing or null. */
   protected abstract isNullJson(path: string): string;
-  /** ORDER BY terms for a JSON path in the contract's sort order (see typeRank). */
-  protected abstract orderJson(path: string, direction: 'ASC' | 'DESC'): string[];
+  /**
+   * ORDER BY terms (without direction) for a JSON field in the contract's sort order (see typeRank): written with
+   * the path itself when its steps are plain, so that they match the columns of an index over it.
+   */
+  protected abstract orderJson(field: { path: string; steps: readonly string[] }): string[];
   /**
    * A term an expression index over the path can serve (`plainSteps` only, written with the index's own
    * expression), implied by the exact comparison: it narrows what the engine reads and never changes the answer.
@@ -243,7 +246,8 @@ export abstract class QuerySql {
       const direction = key.descending ? 'DESC' : 'ASC';
       const field = this.field(key.path);
       if (field.kind === 'column') order.push(`${field.column} ${direction}`);
-      else if (field.kind === 'json') order.push(...this.orderJson(field.path, direction));
+      else if (field.kind === 'json')
+        order.push(...this.orderJson(field).map((term) => `${term} ${direction}`));
     }
     if (byId && !order.some((part) => part.startsWith('id ')))
       order.push(`id ${sort.at(-1)?.descending ? 'DESC' : 'ASC'}`);

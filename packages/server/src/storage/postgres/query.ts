@@ -2,7 +2,7 @@ import { type CollectionQuery, groupPlan, isGroupedQuery } from '@dataplatform/c
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import { groupedStatement } from '../group-sql.js';
-import { plainSteps, postgresIndexExpression } from '../index-expressions.js';
+import { plainSteps, postgresIndexExpression, postgresSortTerms } from '../index-expressions.js';
 import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
@@ -98,11 +98,15 @@ export class PostgresQuerySql extends QuerySql {
     op: CompareOp,
     value: string | number | boolean,
   ): string | null {
-    // jsonb equality is the exact term's for strings and numbers; jsonb order matches it for numbers only.
+    // In the index's own terms: the rank of the value's type, then the scalar column (jsonb numbers compare as
+    // numbers) or, for strings, the constant scalar and the text in "C" order.
     const plain = plainSteps(steps);
-    if (!plain || typeof value === 'boolean' || (op !== '=' && typeof value !== 'number')) return null;
+    if (!plain || typeof value === 'boolean') return null;
+    const [rank, scalar, text] = postgresSortTerms(postgresIndexExpression(plain));
+    if (typeof value === 'string')
+      return `(${rank} = 3 AND ${scalar} = 'null'::jsonb AND ${text} ${op} ${this.bind(value)}::text)`;
     // Bound as JSON text: postgres.js would send a number as a string to a jsonb parameter.
-    return `${postgresIndexExpression(plain)} ${op} ${this.bind(JSON.stringify(value))}::text::jsonb`;
+    return `(${rank} = 2 AND ${scalar} ${op} ${this.bind(JSON.stringify(value))}::text::jsonb)`;
   }
 
   protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
@@ -157,14 +161,12 @@ export class PostgresQuerySql extends QuerySql {
     return `(COALESCE(jsonb_typeof(${this.json(path)}), 'null') = 'null')`;
   }
 
-  protected orderJson(path: string, direction: 'ASC' | 'DESC'): string[] {
-    // The same terms as the list route: type rank, then booleans and numbers as jsonb, then strings in "C".
-    const value = this.json(path);
-    return [
-      `(CASE jsonb_typeof(${value}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END) ${direction}`,
-      `(CASE WHEN jsonb_typeof(${value}) IN ('boolean', 'number') THEN ${value} END) ${direction}`,
-      `(CASE WHEN jsonb_typeof(${value}) = 'string' THEN ${this.text(path)} END) ${direction}`,
-    ];
+  protected orderJson(field: { path: string; steps: readonly string[] }): string[] {
+    const plain = plainSteps(field.steps);
+    // Inside a grouping the paths are read once, as columns of a subquery: no index serves those.
+    return postgresSortTerms(
+      plain && !this.#rowValues ? postgresIndexExpression(plain) : this.json(field.path),
+    );
   }
 
   projection(fields: readonly { path: readonly string[]; as: string }[]): string {

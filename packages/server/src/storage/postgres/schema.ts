@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { engineIndexName, postgresIndexExpression, stepsOf } from '../index-expressions.js';
+import { engineIndexName, indexColumns, postgresIndexExpression, stepsOf } from '../index-expressions.js';
 import type {
   CollectionStats,
   IndexBuild,
@@ -85,9 +85,7 @@ export class PostgresSchema implements SchemaStore {
       return taken ? { ok: false, reason: 'taken' } : { ok: false, reason: 'too_many', limit };
     }
     const expressions = index.fields.map((field) => postgresIndexExpression(stepsOf(field.path)));
-    const ordered = index.fields.map(
-      (field, i) => `${expressions[i]} ${field.order === 'desc' ? 'DESC' : 'ASC'}`,
-    );
+    const ordered = indexColumns('postgres', index.fields, index.unique);
     try {
       // CONCURRENTLY: writes to the documents go on while the index is built.
       await this.sql.unsafe(
@@ -108,6 +106,9 @@ export class PostgresSchema implements SchemaStore {
     await this.sql.unsafe("UPDATE collection_indexes SET status = 'ready' WHERE engine_name = $1", [
       engineName,
     ]);
+    // The planner knows nothing of a new expression index's values until the table is analyzed: without it,
+    // a sorted page may be read through the primary key and filtered instead. ANALYZE reads a sample.
+    await this.sql.unsafe('ANALYZE documents');
     return { ok: true, index: { ...index, engineName, status: 'ready' } };
   }
 

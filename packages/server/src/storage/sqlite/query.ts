@@ -2,7 +2,7 @@ import { type CollectionQuery, groupPlan, isGroupedQuery, likeTokens } from '@da
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import { groupedStatement } from '../group-sql.js';
-import { plainSteps, sqliteIndexExpression } from '../index-expressions.js';
+import { plainSteps, sqlitePathLiteral, sqliteSortTerms } from '../index-expressions.js';
 import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import { SqliteCollections } from './collections.js';
@@ -49,10 +49,12 @@ export class SqliteQuerySql extends QuerySql {
     op: CompareOp,
     value: string | number | boolean,
   ): string | null {
-    // json_extract gives strings as text and numbers as numbers, compared as the exact term does; booleans are 1/0.
+    // In the index's own terms: the rank of the value's type, then json_extract's value, compared as the exact
+    // term compares it (strings as text, numbers as numbers).
     const plain = plainSteps(steps);
     if (!plain || typeof value === 'boolean') return null;
-    return `${sqliteIndexExpression(plain)} ${op} ${this.bind(value)}`;
+    const [rank, stored] = sqliteSortTerms(sqlitePathLiteral(plain));
+    return `(${rank} = ${typeof value === 'string' ? 3 : 2} AND ${stored} ${op} ${this.bind(value)})`;
   }
 
   protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
@@ -91,13 +93,9 @@ export class SqliteQuerySql extends QuerySql {
     return `(COALESCE(json_type(data, ${path}), 'null') = 'null')`;
   }
 
-  protected orderJson(path: string, direction: 'ASC' | 'DESC'): string[] {
-    // The same terms as the list route: type rank, then the value (arrays and objects tie).
-    const type = `json_type(data, ${path})`;
-    return [
-      `(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END) ${direction}`,
-      `(CASE WHEN ${type} IN ('array', 'object') THEN NULL ELSE json_extract(data, ${path}) END) ${direction}`,
-    ];
+  protected orderJson(field: { path: string; steps: readonly string[] }): string[] {
+    const plain = plainSteps(field.steps);
+    return sqliteSortTerms(plain ? sqlitePathLiteral(plain) : field.path);
   }
 
   projection(fields: readonly { path: readonly string[]; as: string }[]): string {

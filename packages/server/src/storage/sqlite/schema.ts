@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { engineIndexName, sqliteIndexExpression, stepsOf } from '../index-expressions.js';
+import { engineIndexName, indexColumns, sqliteIndexExpression, stepsOf } from '../index-expressions.js';
 import type {
   CollectionStats,
   IndexBuild,
@@ -148,13 +148,11 @@ export class SqliteSchema implements SchemaStore {
       index.createdAt,
     );
     if (added.changes === 0) return { ok: false, reason: 'taken' };
-    const expressions = index.fields.map(
-      (field) => `${sqliteIndexExpression(stepsOf(field.path))} ${field.order === 'desc' ? 'DESC' : 'ASC'}`,
-    );
+    const columns = indexColumns('sqlite', index.fields, index.unique);
     try {
       // One statement: SQLite builds the whole index under its write lock, and a duplicate leaves nothing.
       this.db.exec(
-        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${engineName}" ON documents (${expressions.join(', ')}) WHERE collection_id = ${Number(rowId)}`,
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${engineName}" ON documents (${columns.join(', ')}) WHERE collection_id = ${Number(rowId)}`,
       );
     } catch (error) {
       this.stmt.removeEngineIndex.run(engineName);
