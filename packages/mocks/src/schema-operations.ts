@@ -13,7 +13,7 @@ import type { Operation } from './document-operations.js';
 import { type DocumentStore, ownFields } from './document-store.js';
 import { randomToken } from './ids.js';
 import type { OperationInput } from './request-input.js';
-import { checkShape, inferShape } from './schema-shapes.js';
+import { checkShape, inferShape, schemaProblem } from './schema-shapes.js';
 
 type RouteId =
   | (typeof schemaRoutes)[number]['id']
@@ -187,6 +187,12 @@ export const schemaOperations: Record<RouteId, Operation> = {
     clusterOfCall(input, true);
     const collection = input.params.collection!;
     const { schema, level } = input.body as { schema: Record<string, unknown>; level: 'strict' | 'off' };
+    const problem = schemaProblem(schema);
+    if (problem)
+      throw new ApiError('validation_error', `Invalid JSON Schema: ${problem}`, {
+        in: 'body',
+        field: 'schema',
+      });
     const now = new Date().toISOString();
     const earlier = stateOf(store).validators.get(collection);
     const validator = { collection, schema, level, createdAt: earlier?.createdAt ?? now, updatedAt: now };
@@ -244,6 +250,12 @@ export const schemaOperations: Record<RouteId, Operation> = {
         .map((field) => `${field.path.replace(/\./g, '_')}_${field.order}`)
         .join('_')
         .slice(0, 40);
+    const paths = body.fields.map((field) => field.path);
+    if (new Set(paths).size !== paths.length)
+      throw new ApiError('validation_error', 'An index names each field once', {
+        in: 'body',
+        field: 'fields',
+      });
     const indexes = indexesOf(store, collection);
     if (indexes.has(name))
       throw new ApiError('conflict', `Collection "${collection}" already has an index "${name}"`, {

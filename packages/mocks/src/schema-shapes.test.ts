@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkShape, inferShape } from './schema-shapes.js';
+import { checkShape, inferShape, schemaProblem } from './schema-shapes.js';
 
 describe('checkShape', () => {
   const schema = {
@@ -41,5 +41,20 @@ describe('inferShape', () => {
 
   it('proposes a bare object for no documents', () => {
     expect(inferShape([])).toEqual({ type: 'object' });
+  });
+});
+
+describe('schemaProblem', () => {
+  it('accepts the keywords the check reads in their JSON Schema form', () => {
+    expect(
+      schemaProblem({ type: ['object', 'null'], required: ['a'], properties: { a: { type: 'string' } } }),
+    ).toBe(null);
+  });
+
+  it('names a keyword of the wrong form', () => {
+    expect(schemaProblem({ type: 'nope' })).toBe('/type must be a JSON type');
+    expect(schemaProblem({ properties: { a: { required: 'a' } } })).toBe(
+      '/properties/a/required must be array of strings',
+    );
   });
 });

@@ -20,6 +20,32 @@ function pointer(path: string, key: string | number): string {
   return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
+const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
+
+/**
+ * Why a validator's schema is not one the mocks can apply, or null: the keywords `checkShape` reads must have
+ * their JSON Schema form (the server compiles the whole schema and refuses more).
+ */
+export function schemaProblem(schema: unknown, path = ''): string | null {
+  if (typeof schema === 'boolean') return null;
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+    return `${path || '/'} must be object,boolean`;
+  const { type, required, properties, items } = schema as Schema;
+  if (type !== undefined && ![type].flat().every((t) => typeof t === 'string' && JSON_TYPES.has(t)))
+    return `${path}/type must be a JSON type`;
+  if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === 'string')))
+    return `${path}/required must be array of strings`;
+  if (properties !== undefined) {
+    if (!properties || typeof properties !== 'object' || Array.isArray(properties))
+      return `${path}/properties must be object`;
+    for (const [name, sub] of Object.entries(properties)) {
+      const problem = schemaProblem(sub, `${path}/properties/${name}`);
+      if (problem) return problem;
+    }
+  }
+  return items === undefined ? null : schemaProblem(items, `${path}/items`);
+}
+
 /**
  * A tiny structural check, enough for the mocks' validator check: `type`, `enum`, `required`, `properties` and
  * `items`, recursively. Every other keyword is ignored; the server compiles the full JSON Schema with Ajv.
