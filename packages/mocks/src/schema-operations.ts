@@ -57,6 +57,11 @@ function stateOf(store: DocumentStore): SchemaState {
   return state;
 }
 
+/** Forgets every validator and index kept beside `store` (a reset of the mocks). */
+export function forgetSchemas(store: DocumentStore): void {
+  states.delete(store);
+}
+
 function indexesOf(store: DocumentStore, collection: string): Map<string, MockIndex> {
   const state = stateOf(store);
   let indexes = state.indexes.get(collection);
