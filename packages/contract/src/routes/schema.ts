@@ -3,10 +3,10 @@ import { Job } from '../schemas/job.js';
 import {
   CollectionInfoList,
   IndexCreate,
-  InferQuery,
-  InferredSchema,
   IndexList,
   IndexParams,
+  InferQuery,
+  InferredSchema,
   SchemaClusterQuery,
   SchemaCollectionParams,
   Validator,
@@ -209,7 +209,8 @@ export const schemaKeyRoutes = [
     path: '/api/v1/schema/collections/{collection}/infer',
     tag,
     summary: "Propose a schema from a collection's documents (API key)",
-    description: "Reads the newest `sample` documents and answers a JSON Schema they all match. Acts on the key's cluster.",
+    description:
+      "Reads the newest `sample` documents and answers a JSON Schema they all match. Acts on the key's cluster.",
     auth: 'data',
     scopes: ['metadata:read'],
     params: SchemaCollectionParams,

@@ -5,7 +5,13 @@ import { fromQuery, listEnvelope, Timestamp } from './common.js';
  * Kinds of background work a job tracks: imports, cluster deletions, index builds, validator checks and
  * collection drops; backups and the others come later.
  */
-export const JOB_KINDS = ['import', 'cluster.delete', 'index.build', 'validator.check', 'collection.drop'] as const;
+export const JOB_KINDS = [
+  'import',
+  'cluster.delete',
+  'index.build',
+  'validator.check',
+  'collection.drop',
+] as const;
 
 /** A job kind. */
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -92,7 +98,10 @@ export const ValidatorCheckResult = z
       )
       .meta({ description: `The first ${VALIDATOR_CHECK_SAMPLES} documents that do not match, and why` }),
   })
-  .meta({ id: 'ValidatorCheckResult', description: 'Counts and samples of the documents a validator refuses.' });
+  .meta({
+    id: 'ValidatorCheckResult',
+    description: 'Counts and samples of the documents a validator refuses.',
+  });
 
 /** How far a job is: units done (documents, rows), out of a total when one is known. */
 export const JobProgress = z
