@@ -1,5 +1,6 @@
 import {
   checkClusterAccess,
+  clusterNotFound,
   type indexRoutes,
   type Job,
   MAX_INDEXES_PER_COLLECTION,
@@ -115,7 +116,7 @@ function clusterOfCall(input: OperationInput, write = false): string {
     planOf(account.model.billing(userId)),
     clusterId,
   );
-  if (!membership) throw new ApiError('not_found', `Cluster "${clusterId}" not found`, { id: clusterId });
+  if (!membership) throw ApiError.fromViolation(clusterNotFound(clusterId ?? 'default'));
   const violation = write ? checkClusterAccess(membership.role, 'schema') : null;
   if (violation) throw ApiError.fromViolation(violation);
   return membership.clusterId;
