@@ -209,3 +209,9 @@ export const ImportQuery = z.strictObject({
 
 /** Query of an import, as the client sends it. */
 export type ImportQuery = z.input<typeof ImportQuery>;
+
+/** What a validator check found. */
+export type ValidatorCheckResult = z.infer<typeof ValidatorCheckResult>;
+
+/** How far a job is. */
+export type JobProgress = z.infer<typeof JobProgress>;

@@ -184,3 +184,30 @@ export const InferredSchema = z
     }),
   })
   .meta({ id: 'InferredSchema', description: "A proposal for a collection's validator." });
+
+/** Request to set a collection's validator (`level` defaults to `strict`). */
+export type ValidatorInput = z.input<typeof ValidatorInput>;
+
+/** A collection's validator as stored. */
+export type Validator = z.infer<typeof Validator>;
+
+/** Answer of removing a validator. */
+export type ValidatorDeleted = z.infer<typeof ValidatorDeleted>;
+
+/** Request to create an index (`order` defaults to `asc`, `unique` to false). */
+export type IndexCreate = z.input<typeof IndexCreate>;
+
+/** An index of a collection. */
+export type Index = z.infer<typeof Index>;
+
+/** The indexes of a collection. */
+export type IndexList = z.infer<typeof IndexList>;
+
+/** A collection of a cluster with its size, validator and indexes. */
+export type CollectionInfo = z.infer<typeof CollectionInfo>;
+
+/** The collections of a cluster. */
+export type CollectionInfoList = z.infer<typeof CollectionInfoList>;
+
+/** A schema proposed from a sample of a collection's documents. */
+export type InferredSchema = z.infer<typeof InferredSchema>;

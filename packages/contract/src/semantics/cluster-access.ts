@@ -73,6 +73,8 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'schema.validator.delete': 'schema',
   'schema.indexes.create': 'schema',
   'schema.indexes.delete': 'schema',
+  'schema.validator.check': 'schema',
+  'schema.collections.drop': 'schema',
 };
 
 /**

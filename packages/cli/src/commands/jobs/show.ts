@@ -39,6 +39,7 @@ function kindText(job: Job): string {
     return `${job.kind} into "${input.collection}" (${input.format}, on error ${input.onError})`;
   if ('fields' in input)
     return `${job.kind} "${input.name}" of "${input.collection}" on ${input.fields.map((f) => f.path).join(', ')}${input.unique ? ' (unique)' : ''}`;
+  if ('collection' in input) return `${job.kind} of "${input.collection}"`;
   return `${job.kind} of cluster ${input.clusterId}`;
 }
 
@@ -54,6 +55,11 @@ export async function printJob(out: Output, job: Job): Promise<void> {
     line('Read:', formatBytes(job.bytes)) +
     line('Created:', job.createdAt) +
     (job.finishedAt ? line('Finished:', job.finishedAt) : '');
+  if (job.result)
+    text += line(
+      'Result:',
+      `${formatCount(job.result.checked)} checked, ${formatCount(job.result.failing)} not matching`,
+    );
   if (job.failure) text += line('Failure:', `${job.failure.code}: ${job.failure.message}`);
   await out.write(text);
   if (job.errors.length > 0) {
