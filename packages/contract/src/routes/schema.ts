@@ -117,7 +117,7 @@ export const schemaRoutes = [
     path: '/api/schema/collections/{collection}',
     tag,
     summary: 'Drop a collection',
-    description: `Answers 202 with a \`collection.drop\` job. The validator and the indexes go at once; the job then removes, a thousand at a time, every document last written before the drop began (a write acknowledged after the 202 is kept: it starts the collection anew), then the collection's webhook events with their deliveries. Until the job succeeds, reads may still see documents it has not reached. A restart takes the job up again where it was. 404 \`not_found\` when the cluster has no such collection. ${WRITE_ROLE} ${CLUSTER}`,
+    description: `Answers 202 with a \`collection.drop\` job. The validator and the indexes go at once; the job removes every document last written before the drop began (a write acknowledged after the 202 is kept: it starts the collection anew), then the collection's webhook events with their deliveries. A collection of up to 10,000 documents is dropped before the answer, which is the job finished; a larger one in the background, a thousand documents at a time (until the job succeeds, reads may still see documents it has not reached), and a restart takes it up again where it was. 404 \`not_found\` when the cluster has no such collection. ${WRITE_ROLE} ${CLUSTER}`,
     auth: 'session',
     scopes: [],
     params: SchemaCollectionParams,

@@ -66,9 +66,11 @@ export class SchemaJobs {
     }
   }
 
-  /** Runs the job in the background (once per job on this instance). */
-  start(job: JobRecord): void {
-    if (this.closed || this.running.has(job.id)) return;
+  /** Runs the job in the background (once per job on this instance); the promise settles when it stops. */
+  start(job: JobRecord): Promise<void> {
+    const existing = this.running.get(job.id);
+    if (existing) return existing;
+    if (this.closed) return Promise.resolve();
     const work = job.kind === 'validator.check' ? this.check(job) : this.drop(job);
     const run = work
       .catch(async (error: unknown) => {
@@ -77,6 +79,7 @@ export class SchemaJobs {
       })
       .finally(() => this.running.delete(job.id));
     this.running.set(job.id, run);
+    return run;
   }
 
   /** Waits for every running job (tests), or after `close` for each to stop at its next step. */
@@ -129,11 +132,7 @@ export class SchemaJobs {
   private async drop(job: JobRecord): Promise<void> {
     const collection = job.input.collection as string;
     const cutoff = job.createdAt;
-    // The validator and the indexes go first and at once (a resumed drop finds them gone already).
-    await this.storage.schema.deleteValidator(job.clusterId, collection);
-    this.guards.forget(job.clusterId, collection);
-    for (const index of await this.storage.schema.listIndexes(job.clusterId, collection))
-      await this.storage.schema.dropIndex(job.clusterId, collection, index.name);
+    await this.dropSchema(job.clusterId, collection);
     let removed = job.progress?.done ?? 0;
     const total = job.progress?.total ?? null;
     for (;;) {
@@ -149,6 +148,14 @@ export class SchemaJobs {
       progress: { done: removed, total: removed },
       counts: { rows: removed, inserted: 0, failed: 0 },
     });
+  }
+
+  /** A drop's first step: the validator and the indexes (a resumed drop finds them gone already). */
+  async dropSchema(clusterId: string, collection: string): Promise<void> {
+    await this.storage.schema.deleteValidator(clusterId, collection);
+    this.guards.forget(clusterId, collection);
+    for (const index of await this.storage.schema.listIndexes(clusterId, collection))
+      await this.storage.schema.dropIndex(clusterId, collection, index.name);
   }
 
   private save(job: JobRecord, change: Partial<JobRecord>): Promise<boolean> {

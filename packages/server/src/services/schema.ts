@@ -17,6 +17,9 @@ import { compileSchema, type SchemaGuards } from './schema-guards.js';
 import { inferSchema } from './schema-infer.js';
 import { newSchemaJob, type SchemaJobs } from './schema-jobs.js';
 
+/** The most documents a drop removes before it answers; a larger collection is dropped in the background. */
+const DROP_AT_ONCE = 10_000;
+
 /** A validator as the API answers it. */
 function validatorOf(row: ValidatorRow) {
   return {
@@ -104,8 +107,9 @@ export class SchemaService {
   }
 
   /**
-   * Starts a `collection.drop` job: it removes the validator and indexes at once, then every document last written
-   * before it started, then the collection's events. 404 when the collection has nothing to drop.
+   * Drops a collection as a `collection.drop` job: its validator and indexes at once, then every document last
+   * written before it started, then its events. A collection of up to `DROP_AT_ONCE` documents is dropped before
+   * the answer (the job answered finished); a larger one in the background. 404 when there is nothing to drop.
    */
   async dropCollection(clusterId: string, collection: string) {
     const [validator, indexes, some] = await Promise.all([
@@ -118,8 +122,11 @@ export class SchemaService {
     const total = await this.documentCount(clusterId, collection);
     const job = newSchemaJob('collection.drop', clusterId, collection, total);
     await this.storage.jobs.create(job);
-    this.jobs.start(job);
-    return publicJob(job);
+    await this.jobs.dropSchema(clusterId, collection);
+    const run = this.jobs.start(job);
+    if (total > DROP_AT_ONCE) return publicJob(job);
+    await run;
+    return publicJob((await this.storage.jobs.find(job.id)) ?? job);
   }
 
   /** Starts a `validator.check` job over the collection's stored documents; 404 when it has no validator. */
