@@ -17,6 +17,8 @@ const external = [
   '@zxcvbn-ts/language-common',
   // Payments, loaded with the first Stripe call (services/stripe-payments.ts).
   'stripe',
+  // JSON Schema validators, loaded when a collection first has one (services/schema-guards.ts).
+  'ajv',
   // Native: V8 isolates for functions, loaded by the first run or deploy.
   'isolated-vm',
   'croner',

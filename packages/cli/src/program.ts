@@ -7,11 +7,13 @@ import { newCompletionCommand } from './commands/completion/completion.js';
 import { newConfigCommand } from './commands/config/index.js';
 import { newDataCommand } from './commands/data/index.js';
 import { newFunctionsCommand } from './commands/functions/index.js';
+import { newIndexesCommand } from './commands/indexes/index.js';
 import { newJobsCommand } from './commands/jobs/index.js';
 import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
+import { newSchemaCommand } from './commands/schema/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
 import { newTriggersCommand } from './commands/triggers/index.js';
 import { newUploadCommand } from './commands/upload/upload.js';
@@ -83,6 +85,8 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newBillingCommand(f))
     .addCommand(newFunctionsCommand(f))
     .addCommand(newTriggersCommand(f))
+    .addCommand(newSchemaCommand(f))
+    .addCommand(newIndexesCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))

@@ -30,6 +30,12 @@ export const errorCodes = {
     message: 'Collection name is reserved',
     description: 'The collection name is taken by a fixed route under /api/v1/data.',
   },
+  schema_violation: {
+    status: 400,
+    message: 'Document does not match the collection schema',
+    description:
+      'The collection has a `strict` validator and the document (for a patch, the merged document) does not match its JSON Schema; `details.errors` lists `{ path, message }` for each failure. Nothing was written.',
+  },
   unauthorized: {
     status: 401,
     message: 'Missing or invalid credentials',
@@ -116,6 +122,12 @@ export const errorCodes = {
     message: 'Transaction aborted',
     description:
       'An operation of a transactional batch failed; nothing was kept. `details` names the operation.',
+  },
+  unique_violation: {
+    status: 409,
+    message: 'Unique index violated',
+    description:
+      'The write would give two documents of the collection the same values of a unique index; `details.index` names the index and `details.fields` its fields. Nothing was written.',
   },
   payload_too_large: {
     status: 413,

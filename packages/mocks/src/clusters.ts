@@ -126,6 +126,8 @@ export class ClusterModel {
       status: 'succeeded' as const,
       clusterId: id,
       input: { clusterId: id },
+      progress: { done: 0, total: 0 },
+      result: null,
       counts: { rows: 0, inserted: 0, failed: 0 },
       bytes: 0,
       errors: [],

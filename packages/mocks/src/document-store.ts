@@ -104,6 +104,13 @@ export class DocumentStore {
     return doc;
   }
 
+  /** Forgets a collection's documents at once, without events (a drop); how many there were. */
+  drop(collection: string): number {
+    const count = this.#collections.get(collection)?.size ?? 0;
+    this.#collections.delete(collection);
+    return count;
+  }
+
   /** Removes a document; false when it did not exist. */
   delete(collection: string, id: string): boolean {
     const old = this.get(collection, id);

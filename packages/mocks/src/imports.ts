@@ -251,6 +251,11 @@ export class JobLedger {
     return this.#finish(job, 'cancelled', JOB_CANCELLED);
   }
 
+  /** Keeps a finished job another area made (an index build, a validator check, a drop) for the jobs routes. */
+  record(job: Job, userId: string | null): void {
+    this.#jobs.set(job._id, { job: job as ImportJob, userId, storedRows: 0 });
+  }
+
   /** Stores a job as given (a running import, say), owned by `userId` or by the key holders' cluster. */
   seed(fields: Partial<ImportJob>, userId: string | null): Job {
     const input = { collection: 'seeded', format: 'ndjson', onError: 'skip', infer: true } as const;

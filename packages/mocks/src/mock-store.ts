@@ -13,6 +13,7 @@ import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
 import type { JobLedger } from './imports.js';
 import type { ManagedKeys } from './managed-keys.js';
+import { forgetSchemas } from './schema-operations.js';
 import type { WebhookStore } from './webhook-store.js';
 
 /** The in-memory model behind the handlers, for arranging and inspecting a test. */
@@ -68,6 +69,7 @@ export function createMockStore(
     reset() {
       keys.clear();
       documents.clear();
+      forgetSchemas(documents);
       ledger.clear();
       accounts.clear();
       jobs.clear();

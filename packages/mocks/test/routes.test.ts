@@ -24,6 +24,25 @@ const SAMPLES: Record<string, { body: unknown; required: string[] }> = {
 };
 
 /** Fills a contract path with a seeded document's address and, for webhook routes, a subscription and its delivery. */
+let schemaIndexes = 0;
+
+/** A validator and an index `by_n` on `routeCheck`, for the schema routes to read, replace and remove. */
+async function seedSchema(): Promise<void> {
+  const user = await signUp();
+  const headers = { Authorization: `Bearer ${user.token}` };
+  await call('PUT', '/api/schema/collections/routeCheck/validator', {
+    key: null,
+    json: { schema: { type: 'object' } },
+    headers,
+  });
+  await call('DELETE', '/api/schema/collections/routeCheck/indexes/by_n', { key: null, headers });
+  await call('POST', '/api/schema/collections/routeCheck/indexes', {
+    key: null,
+    json: { name: 'by_n', fields: [{ path: 'n' }] },
+    headers,
+  });
+}
+
 function pathOf(template: string, ids = { webhookId: 'wh_x', deliveryId: 'dlv_x' }): string {
   return template
     .replace('{collection}', 'routeCheck')
@@ -282,6 +301,7 @@ describe('the route table', () => {
         return;
       }
       let result: Awaited<ReturnType<typeof call>>;
+      if (route.tag === 'schema') await seedSchema();
       if (route.tag === 'functions' || route.tag === 'triggers') {
         const { path, json, headers, key } = await functionCall(route);
         result = await call(route.method, path, { key, json, headers });
@@ -297,6 +317,12 @@ describe('the route table', () => {
         const job = mocks.store.seedJob({}, user.userId);
         let path = route.path.replace('{id}', job._id);
         if (route.tag === 'clusters') ({ path, json } = await clusterCall(route, user, headers!));
+        if (route.tag === 'schema') {
+          path = pathOf(route.path).replace('{name}', 'by_n');
+          if (route.id === 'schema.validator.put') json = { schema: { type: 'object' } };
+          if (route.id === 'schema.indexes.create')
+            json = { name: `i${++schemaIndexes}`, fields: [{ path: 'n' }] };
+        }
         if (route.tag === 'keys' || route.tag === 'robots')
           path = route.path.replace('{id}', await ownedId(route.tag, headers));
         if (route.id === 'billing.invoices.get') {

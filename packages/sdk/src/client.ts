@@ -23,6 +23,7 @@ import { Jobs } from './resources/jobs.js';
 import { Keys } from './resources/keys.js';
 import { Logs } from './resources/logs.js';
 import { Robots } from './resources/robots.js';
+import { Schema } from './resources/schema.js';
 import { Settings } from './resources/settings.js';
 import { Triggers } from './resources/triggers.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -96,6 +97,8 @@ export class DataPlatform {
   readonly webhooks: Webhooks;
   /** Serverless functions and their runs: `/api/functions/*`, `/api/v1/functions/{name}/invoke`. */
   readonly functions: Functions;
+  /** Validators, indexes and the collections of a cluster: `/api/schema/*`, read only under `/api/v1/schema/*`. */
+  readonly schema: Schema;
   /** Triggers on document events and schedules: `/api/triggers/*`, `/api/v1/triggers/{id}/run`. */
   readonly triggers: Triggers;
 
@@ -148,6 +151,7 @@ export class DataPlatform {
     this.webhooks = new Webhooks(this);
     this.functions = new Functions(this);
     this.triggers = new Triggers(this);
+    this.schema = new Schema(this);
   }
 
   /** The bearer token in use, if any: the `token` option, or one stored by `auth.signIn(…, { storeToken: true })`. */

@@ -190,6 +190,38 @@ export type ClusterUpdate = {
   tier?: 'free' | 'starter' | 'team' | 'enterprise' | undefined;
 };
 
+/** A collection of a cluster with its size, validator and indexes. */
+export type CollectionInfo = {
+  name: string;
+  documentCount: number;
+  storageBytes: number;
+  validation: { level: 'strict' | 'off'; schema: Record<string, unknown> } | null;
+  indexes: {
+    name: string;
+    fields: { path: string; order: 'asc' | 'desc' }[];
+    unique: boolean;
+    status: 'building' | 'ready';
+    createdAt: string;
+  }[];
+};
+
+/** The collections of a cluster. */
+export type CollectionInfoList = {
+  data: {
+    name: string;
+    documentCount: number;
+    storageBytes: number;
+    validation: { level: 'strict' | 'off'; schema: Record<string, unknown> } | null;
+    indexes: {
+      name: string;
+      fields: { path: string; order: 'asc' | 'desc' }[];
+      unique: boolean;
+      status: 'building' | 'ready';
+      createdAt: string;
+    }[];
+  }[];
+};
+
 /** The translated collection query. */
 export type CollectionQuery = {
   collection: string;
@@ -255,6 +287,7 @@ export type ErrorCode =
   | 'invalid_sql'
   | 'invalid_batch'
   | 'reserved_collection'
+  | 'schema_violation'
   | 'unauthorized'
   | 'key_expired'
   | 'key_paused'
@@ -271,6 +304,7 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_mismatch'
   | 'transaction_aborted'
+  | 'unique_violation'
   | 'payload_too_large'
   | 'uri_too_long'
   | 'unsupported_media_type'
@@ -354,6 +388,36 @@ export type FunctionRecord = {
 /** An import format: NDJSON (one object per line), a JSON array of objects, or CSV with a header row. */
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
 
+/** An index of a collection. */
+export type Index = {
+  name: string;
+  fields: { path: string; order: 'asc' | 'desc' }[];
+  unique: boolean;
+  status: 'building' | 'ready';
+  createdAt: string;
+};
+
+/** Request to create an index (`order` defaults to `asc`, `unique` to false). */
+export type IndexCreate = {
+  fields: { path: string; order?: 'asc' | 'desc' | undefined }[];
+  name?: string | undefined;
+  unique?: boolean | undefined;
+};
+
+/** The indexes of a collection. */
+export type IndexList = {
+  data: {
+    name: string;
+    fields: { path: string; order: 'asc' | 'desc' }[];
+    unique: boolean;
+    status: 'building' | 'ready';
+    createdAt: string;
+  }[];
+};
+
+/** A schema proposed from a sample of a collection's documents. */
+export type InferredSchema = { collection: string; sampled: number; schema: Record<string, unknown> };
+
 /** An invitation. */
 export type Invitation = {
   _id: string;
@@ -423,12 +487,21 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import' | 'cluster.delete';
+  kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
   status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
     | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
-    | { clusterId: string };
+    | { clusterId: string }
+    | { collection: string; name: string; fields: { path: string; order: 'asc' | 'desc' }[]; unique: boolean }
+    | { collection: string }
+    | { collection: string };
+  progress: { done: number; total: number | null };
+  result: {
+    checked: number;
+    failing: number;
+    samples: { _id: string; errors: { path: string; message: string }[] }[];
+  } | null;
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -443,12 +516,26 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import' | 'cluster.delete';
+    kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
     status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
       | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
-      | { clusterId: string };
+      | { clusterId: string }
+      | {
+          collection: string;
+          name: string;
+          fields: { path: string; order: 'asc' | 'desc' }[];
+          unique: boolean;
+        }
+      | { collection: string }
+      | { collection: string };
+    progress: { done: number; total: number | null };
+    result: {
+      checked: number;
+      failing: number;
+      samples: { _id: string; errors: { path: string; message: string }[] }[];
+    } | null;
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];
@@ -462,6 +549,9 @@ export type JobList = {
   limit: number;
   skip: number;
 };
+
+/** How far a job is. */
+export type JobProgress = { done: number; total: number | null };
 
 /** A row error of a job. */
 export type JobRowError = { line: number; code: string; message: string };
@@ -682,6 +772,28 @@ export type UsageList = {
 
 /** A user, as answers carry it. */
 export type User = { _id: string; email: string; name: string; createdAt: string };
+
+/** A collection's validator as stored. */
+export type Validator = {
+  collection: string;
+  schema: Record<string, unknown>;
+  level: 'strict' | 'off';
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** What a validator check found. */
+export type ValidatorCheckResult = {
+  checked: number;
+  failing: number;
+  samples: { _id: string; errors: { path: string; message: string }[] }[];
+};
+
+/** Answer of removing a validator. */
+export type ValidatorDeleted = { collection: string; deleted: true };
+
+/** Request to set a collection's validator (`level` defaults to `strict`). */
+export type ValidatorInput = { schema: Record<string, unknown>; level?: 'strict' | 'off' | undefined };
 
 /** One attempt of a delivery. */
 export type WebhookAttemptRecord = {

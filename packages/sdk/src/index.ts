@@ -22,6 +22,8 @@ export type {
   ClusterMemberList,
   ClusterRole,
   ClusterUpdate,
+  CollectionInfo,
+  CollectionInfoList,
   CollectionQuery,
   CurrentSession,
   DeletedResponse,
@@ -33,6 +35,10 @@ export type {
   FunctionDetail,
   FunctionRecord,
   ImportFormat,
+  Index,
+  IndexCreate,
+  IndexList,
+  InferredSchema,
   Invitation,
   InvitationCreate,
   Invocation,
@@ -45,6 +51,7 @@ export type {
   IpAllowlist,
   Job,
   JobList,
+  JobProgress,
   JobRowError,
   JobStatus,
   LoggedOut,
@@ -69,6 +76,10 @@ export type {
   UsageDay,
   UsageList,
   User,
+  Validator,
+  ValidatorCheckResult,
+  ValidatorDeleted,
+  ValidatorInput,
   WebhookAttemptRecord,
   WebhookCreateRequest,
   WebhookDeliveryRecord,
@@ -153,6 +164,14 @@ export {
   type WhereOperator,
 } from './resources/query.js';
 export { RobotKeys, Robots } from './resources/robots.js';
+export {
+  type InferParams,
+  Schema,
+  type SchemaClusterParams,
+  SchemaCollections,
+  SchemaIndexes,
+  SchemaValidator,
+} from './resources/schema.js';
 export { IpAllowlistSetting, Settings } from './resources/settings.js';
 export { type TriggerListParams, type TriggerRunListParams, Triggers } from './resources/triggers.js';
 export {

@@ -33,6 +33,7 @@ import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
 import { logsHandlers } from './routes/logs.js';
 import { registerPages } from './routes/pages.js';
+import { schemaHandlers } from './routes/schema.js';
 import { settingsHandlers } from './routes/settings.js';
 import { signInHandlers } from './routes/sign-in.js';
 import { sqlHandlers } from './routes/sql.js';
@@ -58,6 +59,9 @@ import { KeyService } from './services/keys.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { RobotService } from './services/robots.js';
+import { SchemaService } from './services/schema.js';
+import { SchemaGuards } from './services/schema-guards.js';
+import { SchemaJobs } from './services/schema-jobs.js';
 import { SettingsService } from './services/settings.js';
 import { SqlService } from './services/sql.js';
 import { TriggerService } from './services/triggers.js';
@@ -73,6 +77,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook machinery; its delivery worker is started by `startServer`. */
     webhooks: WebhookRuntime;
+    /** The runner of validator checks and collection drops (`idle()` lets tests wait for them). */
+    schemaJobs: SchemaJobs;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
@@ -199,7 +205,8 @@ export async function buildApp(
   app.addHook('onClose', () => deletions.close());
   await deletions.resumeUnfinished();
 
-  const documents = new DocumentService(storage);
+  const guards = new SchemaGuards(storage);
+  const documents = new DocumentService(storage, guards);
   const sql = new SqlService(storage);
   const sandbox = new Sandbox();
   app.addHook('onClose', () => sandbox.close());
@@ -224,15 +231,21 @@ export async function buildApp(
 
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
+  const schemaJobs = new SchemaJobs(storage, guards, app.log);
+  app.decorate('schemaJobs', schemaJobs);
+  app.addHook('onClose', () => schemaJobs.close());
+  const schema = new SchemaService(storage, guards, schemaJobs);
+  await schema.failInterruptedBuilds();
+  await schemaJobs.resumeUnfinished();
   serveRoutes(
     app,
     routes,
     {
       ...dataHandlers(documents),
       ...sqlHandlers(sql),
-      ...batchHandlers(new BatchService(storage, planner)),
+      ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
-        imports: new ImportService(storage),
+        imports: new ImportService(storage, guards),
         jobs: new JobService(storage),
         maxRowBytes: config.bodyLimit,
       }),
@@ -251,6 +264,7 @@ export async function buildApp(
       ...keyHandlers({ keys, robots: new RobotService(storage, keys) }),
       ...webhookHandlers(webhooks.service, webhooks.streams),
       ...billingHandlers(billing.service, billing.payments),
+      ...schemaHandlers(schema),
       ...functionHandlers(functions),
       ...triggerHandlers(triggers),
     },

@@ -16,6 +16,7 @@ export { type RunningServer, startServer } from './server.js';
 export { type ApiKeyRecord, KeyService, type KeyWithSecret, type UsagePage } from './services/keys.js';
 export { type RobotRecord, RobotService } from './services/robots.js';
 export { openStorage } from './storage/index.js';
+export { indexColumns } from './storage/index-expressions.js';
 export type { KeyOwner } from './storage/keys.js';
 export type { Storage } from './storage/types.js';
 export type { Clock } from './webhooks/clock.js';

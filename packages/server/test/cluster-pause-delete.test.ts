@@ -188,6 +188,18 @@ forEachEngine((server) => {
         });
         expect(imported.status).toBe(202);
         ids.push(((await imported.json()) as { _id: string })._id);
+        const schema = `/api/schema/collections/orders/validator?clusterId=${cluster._id}`;
+        expect((await asUser(t, owner, 'PUT', schema, { schema: { type: 'object' } })).status).toBe(200);
+        const index = await asUser(
+          t,
+          owner,
+          'POST',
+          `/api/schema/collections/orders/indexes?clusterId=${cluster._id}`,
+          {
+            fields: [{ path: 'n' }],
+          },
+        );
+        expect(index.status).toBe(202);
         await asUser(t, owner, 'POST', `/api/clusters/${cluster._id}/invitations`, {
           email: 'later@example.com',
           role: 'viewer',
@@ -199,6 +211,8 @@ forEachEngine((server) => {
             'cluster_members',
             'webhook_subscriptions',
             'jobs',
+            'collection_validators',
+            'collection_indexes',
           ]),
         );
 

@@ -35,6 +35,26 @@ forEachEngine((server) => {
     expect(bodies.map((body) => body.data.length)).toEqual([1, 0, 0]);
   });
 
+  it('loads the JSON Schema validator with the first validators, set at once, and checks writes with them', async () => {
+    const t = server();
+    const user = await signUp(t);
+    const as = { key: null, headers: bearer(user.token) };
+    const names = ['lazy_a', 'lazy_b', 'lazy_c'];
+    const puts = await Promise.all(
+      names.map((c) =>
+        t.call('PUT', `/api/schema/collections/${c}/validator`, {
+          ...as,
+          body: { schema: { type: 'object', required: ['n'] } },
+        }),
+      ),
+    );
+    expect(puts.map((res) => res.status)).toEqual([200, 200, 200]);
+    const writes = await Promise.all(
+      names.map((c) => t.call('POST', `/api/v1/data/${c}`, { ...as, body: { m: 1 } })),
+    );
+    expect(writes.map((res) => res.status)).toEqual([400, 400, 400]);
+  });
+
   it('refuses common passwords and signs sessions from the first sign-ups on', async () => {
     const t = server();
     const refused = await Promise.all(

@@ -201,7 +201,7 @@ forEachEngine((server) => {
       ['params that are not scalars', { sql: 'SELECT * FROM orders', params: [{}] }, 'validation_error'],
       ['an empty statement', { sql: '' }, 'invalid_sql'],
       ['a statement of blanks', { sql: ' \n ' }, 'invalid_sql'],
-      ['a field the body does not have', { sql: 'SELECT * FROM orders', explain: true }, 'validation_error'],
+      ['a field the body does not have', { sql: 'SELECT * FROM orders', analyze: true }, 'validation_error'],
       ['a body that is an array', ['SELECT 1'], 'invalid_body'],
     ])('refuses %s', async (_name, body, code) => {
       const res = await t.call('POST', '/api/v1/data/sql', { body });

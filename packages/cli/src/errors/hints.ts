@@ -45,6 +45,18 @@ export const hintsByCode: Record<string, Hint> = {
     const which = typeof d?.index === 'number' ? `operation ${d.index} failed (${d.status} ${d.code})` : '';
     return `nothing was written${which ? `: ${which}` : ''}; fix it and run the batch again`;
   },
+  schema_violation: (details) => {
+    const errors = (details as { errors?: { path?: unknown; message?: unknown }[] } | undefined)?.errors;
+    const first =
+      Array.isArray(errors) && errors[0]
+        ? `${String(errors[0].path) || '/'} ${String(errors[0].message)}; `
+        : '';
+    return `${first}the document must match the collection's validator (\`dp schema get <collection>\` prints it)`;
+  },
+  unique_violation: (details) => {
+    const index = (details as { index?: unknown } | undefined)?.index;
+    return `another document has the same values for the unique index${typeof index === 'string' ? ` ${index}` : ''}; change them, or see \`dp indexes list <collection>\``;
+  },
   payload_too_large: () => "the body is over the server's size limit (1 MiB by default); make it smaller",
   rate_limited: () => 'the key used up its requests for this minute; wait a minute and run the command again',
   cluster_unavailable: () => "the key's cluster is paused or being deleted; resume it in the dashboard",

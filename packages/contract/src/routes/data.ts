@@ -36,7 +36,8 @@ export const dataRoutes = [
     path: '/api/v1/data/{collection}',
     tag,
     summary: 'Create a document',
-    description: 'Stores a new document. A supplied `_id` is kept; otherwise a sortable id is generated.',
+    description:
+      "Stores a new document. A supplied `_id` is kept; otherwise a sortable id is generated. A document that does not match the collection's strict validator is 400 `schema_violation`; one that repeats the values of a unique index is 409 `unique_violation`.",
     auth: 'data',
     scopes: ['data:write'],
     params: CollectionParams,
@@ -56,6 +57,8 @@ export const dataRoutes = [
       'conflict',
       'idempotency_mismatch',
       'payload_too_large',
+      'schema_violation',
+      'unique_violation',
     ],
   },
   {
@@ -96,6 +99,8 @@ export const dataRoutes = [
       'not_found',
       'idempotency_mismatch',
       'payload_too_large',
+      'schema_violation',
+      'unique_violation',
     ],
   },
   {
@@ -125,6 +130,8 @@ export const dataRoutes = [
       'not_found',
       'idempotency_mismatch',
       'payload_too_large',
+      'schema_violation',
+      'unique_violation',
     ],
   },
   {

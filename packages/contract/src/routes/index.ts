@@ -11,6 +11,7 @@ import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsRoutes } from './logs.js';
 import { robotsRoutes } from './robots.js';
+import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 import { sqlRoutes } from './sql.js';
@@ -29,6 +30,7 @@ export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsRoutes } from './logs.js';
 export { robotsRoutes } from './robots.js';
+export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
 export { sqlRoutes } from './sql.js';
@@ -55,6 +57,9 @@ export const routes: readonly RouteDefinition[] = [
   ...keysRoutes,
   ...robotsRoutes,
   ...webhookRoutes,
+  ...schemaRoutes,
+  ...indexRoutes,
+  ...schemaKeyRoutes,
   ...functionRoutes,
   ...functionKeyRoutes,
   ...triggerRoutes,
@@ -80,6 +85,9 @@ export type RouteId =
   | (typeof keysRoutes)[number]['id']
   | (typeof robotsRoutes)[number]['id']
   | (typeof webhookRoutes)[number]['id']
+  | (typeof schemaRoutes)[number]['id']
+  | (typeof indexRoutes)[number]['id']
+  | (typeof schemaKeyRoutes)[number]['id']
   | (typeof functionRoutes)[number]['id']
   | (typeof functionKeyRoutes)[number]['id']
   | (typeof triggerRoutes)[number]['id']

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
-/** Kinds of background work a job tracks: imports and cluster deletions; backups and the others come later. */
-export const JOB_KINDS = ['import', 'cluster.delete'] as const;
+/**
+ * Kinds of background work a job tracks: imports, cluster deletions, index builds, validator checks and
+ * collection drops; backups and the others come later.
+ */
+export const JOB_KINDS = [
+  'import',
+  'cluster.delete',
+  'index.build',
+  'validator.check',
+  'collection.drop',
+] as const;
+
+/** A job kind. */
+export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Where a job is: waiting, working, or finished one of three ways. */
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -49,6 +61,56 @@ export const ClusterDeletionInput = z
   .object({ clusterId: z.string() })
   .meta({ id: 'ClusterDeletionInput', description: 'The cluster a deletion job removes.' });
 
+/** What an index build was asked to do. */
+export const IndexBuildInput = z
+  .object({
+    collection: z.string(),
+    name: z.string(),
+    fields: z.array(z.object({ path: z.string(), order: z.enum(['asc', 'desc']) })),
+    unique: z.boolean(),
+  })
+  .meta({ id: 'IndexBuildInput', description: 'The index a build job makes.' });
+
+/** What a validator check was asked to do: test the collection's stored documents against its validator. */
+export const ValidatorCheckInput = z
+  .object({ collection: z.string() })
+  .meta({ id: 'ValidatorCheckInput', description: 'The collection a validator check reads.' });
+
+/** What a collection drop was asked to do. */
+export const CollectionDropInput = z
+  .object({ collection: z.string() })
+  .meta({ id: 'CollectionDropInput', description: 'The collection a drop removes.' });
+
+/** The most documents a validator check names in its result. */
+export const VALIDATOR_CHECK_SAMPLES = 20;
+
+/** What a validator check found. */
+export const ValidatorCheckResult = z
+  .object({
+    checked: z.number().int().min(0).meta({ description: 'Documents read' }),
+    failing: z.number().int().min(0).meta({ description: 'Documents that do not match the validator' }),
+    samples: z
+      .array(
+        z.object({
+          _id: z.string(),
+          errors: z.array(z.object({ path: z.string(), message: z.string() })),
+        }),
+      )
+      .meta({ description: `The first ${VALIDATOR_CHECK_SAMPLES} documents that do not match, and why` }),
+  })
+  .meta({
+    id: 'ValidatorCheckResult',
+    description: 'Counts and samples of the documents a validator refuses.',
+  });
+
+/** How far a job is: units done (documents, rows), out of a total when one is known. */
+export const JobProgress = z
+  .object({
+    done: z.number().int().min(0),
+    total: z.number().int().min(0).nullable().meta({ description: 'null when not known in advance' }),
+  })
+  .meta({ id: 'JobProgress', description: 'Units of work done, and the total when known.' });
+
 /** A background job of a cluster. */
 export const Job = z
   .object({
@@ -56,9 +118,16 @@ export const Job = z
     kind: z.enum(JOB_KINDS),
     status: z.enum(JOB_STATUSES),
     clusterId: z.string(),
-    input: z.union([ImportInput, ClusterDeletionInput]).meta({
+    input: z
+      .union([ImportInput, ClusterDeletionInput, IndexBuildInput, ValidatorCheckInput, CollectionDropInput])
+      .meta({
+        description:
+          'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop',
+      }),
+    progress: JobProgress,
+    result: z.union([ValidatorCheckResult, z.null()]).meta({
       description:
-        'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion',
+        'What a finished job produced, by kind: `ValidatorCheckResult` for a validator check; null for the other kinds and while running',
     }),
     counts: z
       .object({
@@ -140,3 +209,9 @@ export const ImportQuery = z.strictObject({
 
 /** Query of an import, as the client sends it. */
 export type ImportQuery = z.input<typeof ImportQuery>;
+
+/** What a validator check found. */
+export type ValidatorCheckResult = z.infer<typeof ValidatorCheckResult>;
+
+/** How far a job is. */
+export type JobProgress = z.infer<typeof JobProgress>;

@@ -178,6 +178,10 @@ export const SqlRequest = z
       .array(Value)
       .optional()
       .meta({ description: 'Values of the `?` or `$n` placeholders, in order', example: ['paid'] }),
+    explain: z.boolean().optional().meta({
+      description:
+        "Also answer `explain`: the collection indexes the engine chose and the engine's own plan of the query",
+    }),
   })
   .meta({ id: 'SqlRequest', description: 'A read-only SQL statement and its parameters.' });
 
@@ -192,6 +196,13 @@ export const SqlResult = z
         'Documents (`SELECT *`), objects keyed by alias, dotted path or aggregate text (`COUNT(*)`, `SUM(total)`), or `[{ "count": n }]`',
     }),
     query: CollectionQuery,
+    explain: z
+      .object({
+        indexes: z.array(z.string()).meta({ description: 'Names of the collection indexes the plan uses' }),
+        plan: z.array(z.string()).meta({ description: "The engine's plan (EXPLAIN), one line each" }),
+      })
+      .optional()
+      .meta({ description: 'With `explain: true` only' }),
   })
   .meta({ id: 'SqlResult', description: 'The rows of a SQL query and the query it was translated into.' });
 

@@ -9,13 +9,15 @@ export type ClusterRole = (typeof CLUSTER_ROLES)[number];
 
 /**
  * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys or
- * webhooks; deploy, delete or run functions; manage or run triggers; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
+ * webhooks; manage the collections' validators and indexes (`schema`); deploy, delete or run functions; manage or
+ * run triggers; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
  */
 export const CLUSTER_ACTIONS = [
   'read',
   'data',
   'keys',
   'webhooks',
+  'schema',
   'functions',
   'triggers',
   'manage',
@@ -28,13 +30,13 @@ export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
 
 /**
  * The role table of the API: owner everything; admin everything but deleting the cluster (and billing, which is
- * the account's, not the cluster's); developer data, keys, webhooks, functions and triggers (and later schema and
+ * the account's, not the cluster's); developer data, keys, webhooks, schema, functions and triggers (and later
  * backups); viewer read only. Running a function is `functions`, not `read`: its code may write data.
  */
 const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
   owner: new Set(CLUSTER_ACTIONS),
   admin: new Set(CLUSTER_ACTIONS.filter((action) => action !== 'delete')),
-  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'functions', 'triggers']),
+  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'schema', 'functions', 'triggers']),
   viewer: new Set<ClusterAction>(['read']),
 };
 
@@ -67,6 +69,12 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'clusters.members.delete': 'members',
   'keys.create': 'keys',
   'jobs.cancel': 'data',
+  'schema.validator.put': 'schema',
+  'schema.validator.delete': 'schema',
+  'schema.indexes.create': 'schema',
+  'schema.indexes.delete': 'schema',
+  'schema.validator.check': 'schema',
+  'schema.collections.drop': 'schema',
 };
 
 /**

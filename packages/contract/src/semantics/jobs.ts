@@ -47,6 +47,8 @@ export function newImportJob(clusterId: string, input: ImportJobInput, now: stri
     bytes: 0,
     errors: [],
     failure: null,
+    progress: { done: 0, total: null },
+    result: null,
     createdAt: now,
     startedAt: now,
     updatedAt: now,

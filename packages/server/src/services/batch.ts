@@ -1,11 +1,17 @@
-import { batchOperationRoute, errorCodes, missingBatchScope, type Violation } from '@dataplatform/contract';
+import {
+  batchOperationRoute,
+  errorCodes,
+  type JsonObject,
+  missingBatchScope,
+  type Violation,
+} from '@dataplatform/contract';
 import { storedText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import type { DocumentOperation, OperationResult } from '../storage/documents.js';
 import type { Storage } from '../storage/types.js';
 import { type PlannedOperation, planError } from './batch-plan.js';
 import type { BatchPlanner } from './batch-planner.js';
-import { failureError, nextId, patchOperation } from './document-operations.js';
+import { failureError, fieldsOf, nextId, patchOperation } from './document-operations.js';
 import {
   type Answer,
   type IdempotencyContext,
@@ -13,13 +19,26 @@ import {
   replayAfterRace,
   replayOf,
 } from './idempotency.js';
+import type { Guard, SchemaGuards } from './schema-guards.js';
 
 const REFUSED: DocumentOperation = { kind: 'refused' };
 
-/** The storage operation of a planned operation; inserts without an id get one here, in arrival order. */
-function toStorage(operation: PlannedOperation, now: string): DocumentOperation {
+/**
+ * The storage operation of a planned operation; inserts without an id get one here, in arrival order. A document
+ * that does not match its collection's strict validator is refused where it stands.
+ */
+function toStorage(
+  operation: PlannedOperation,
+  now: string,
+  guards: ReadonlyMap<string, Guard>,
+): DocumentOperation {
   const { collection, id, text } = operation;
   if (operation.violation) return REFUSED;
+  const guard = guards.get(collection);
+  if (guard && (operation.op === 'insert' || operation.op === 'update')) {
+    const violation = guard(fieldsOf(JSON.parse(text!) as JsonObject));
+    if (violation) return { kind: 'refused', violation };
+  }
   switch (operation.op) {
     case 'insert':
       return {
@@ -32,7 +51,7 @@ function toStorage(operation: PlannedOperation, now: string): DocumentOperation 
     case 'update':
       return { kind: 'replace', collection, id: id!, data: text!, updatedAt: now };
     case 'patch':
-      return patchOperation(collection, id!, JSON.parse(text!), now);
+      return patchOperation(collection, id!, JSON.parse(text!), now, guard);
     case 'delete':
       return { kind: 'delete', collection, id: id! };
   }
@@ -42,7 +61,8 @@ function failureOf(
   operation: PlannedOperation,
   result: Extract<OperationResult, { ok: false }>,
 ): { status: number; error: ApiError } {
-  const violation: Violation | undefined = operation.violation;
+  const violation: Violation | undefined =
+    (result.reason === 'refused' ? result.violation : undefined) ?? operation.violation;
   const error =
     result.reason === 'refused'
       ? new ApiError(violation!.code, violation!.message, violation!.details)
@@ -66,6 +86,7 @@ export class BatchService {
   constructor(
     private readonly storage: Storage,
     private readonly planner: BatchPlanner,
+    private readonly guards: SchemaGuards,
   ) {}
 
   /**
@@ -94,7 +115,11 @@ export class BatchService {
     if (earlier) return earlier;
 
     const now = new Date().toISOString();
-    const planned = operations.map((operation) => toStorage(operation, now));
+    const guards = await this.guards.ofAll(
+      clusterId,
+      operations.filter((operation) => !operation.violation).map((operation) => operation.collection),
+    );
+    const planned = operations.map((operation) => toStorage(operation, now, guards));
     let text: string | undefined;
     const compose = (results: readonly OperationResult[]) => {
       const parts = results.map((result, i) => resultText(i, operations[i]!, result));

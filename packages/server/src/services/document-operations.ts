@@ -3,6 +3,7 @@ import { fieldsText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import { ulid } from '../ids.js';
 import type { DocumentOperation } from '../storage/documents.js';
+import type { Guard } from './schema-guards.js';
 
 /** Makes document ids: ULIDs, monotonic within the process so they sort by creation. */
 export const nextId = ulid;
@@ -24,6 +25,13 @@ export function insertOperation(
   };
 }
 
+/** The caller's fields of a create body: everything but `_id`, which names the document. */
+export function fieldsOf(body: JsonObject): JsonObject {
+  if (!('_id' in body)) return body;
+  const { _id, ...fields } = body;
+  return fields;
+}
+
 /** Replaces a document's fields with a checked body (PUT). */
 export function replaceOperation(
   collection: string,
@@ -43,12 +51,15 @@ export function patchOperation(
   id: string,
   patch: JsonObject,
   now: string,
+  check?: Guard | null,
 ): Operation<'update'> | Operation<'get'> {
   if (isEmptyPatch(patch)) return { kind: 'get', collection, id };
   const change = (data: JsonObject) => {
     const next = mergePatch(data, patch);
     return isJsonObject(next) ? next : {};
   };
+  // The collection's validator sees the merged document, inside the write's transaction.
+  if (check) return { kind: 'update', collection, id, change, check, updatedAt: now };
   return { kind: 'update', collection, id, change, updatedAt: now };
 }
 

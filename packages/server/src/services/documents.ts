@@ -1,9 +1,17 @@
 import type { JsonObject, SortKey } from '@dataplatform/contract';
 import { documentText, storedText } from '../document-text.js';
+import { ApiError } from '../http/errors.js';
+import { rejectViolation } from '../http/validate.js';
 import { writeResultOf } from '../storage/batch.js';
 import type { CollectionRef, WriteResult } from '../storage/documents.js';
 import type { Storage } from '../storage/types.js';
-import { failureError, insertOperation, patchOperation, replaceOperation } from './document-operations.js';
+import {
+  failureError,
+  fieldsOf,
+  insertOperation,
+  patchOperation,
+  replaceOperation,
+} from './document-operations.js';
 import {
   type Answer,
   type IdempotencyContext,
@@ -11,6 +19,7 @@ import {
   replayAfterRace,
   replayOf,
 } from './idempotency.js';
+import type { SchemaGuards } from './schema-guards.js';
 
 export type { Answer } from './idempotency.js';
 
@@ -19,7 +28,16 @@ export type { Answer } from './idempotency.js';
  * (`checkDocumentBody`, applied by the route from the contract).
  */
 export class DocumentService {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly guards: SchemaGuards,
+  ) {}
+
+  /** Refuses a document that does not match the collection's strict validator: 400 `schema_violation`. */
+  private async checkSchema(ref: CollectionRef, fields: JsonObject): Promise<void> {
+    const guard = await this.guards.of(ref.clusterId, ref.collection);
+    if (guard) rejectViolation(guard(fields));
+  }
 
   async list(ref: CollectionRef, limit: number, skip: number, sort: SortKey[]): Promise<string> {
     const { rows, total } = await this.storage.documents.list(ref, { limit, skip, sort });
@@ -33,6 +51,7 @@ export class DocumentService {
   }
 
   async create(ref: CollectionRef, body: JsonObject, idem: IdempotencyContext | null): Promise<Answer> {
+    await this.checkSchema(ref, fieldsOf(body));
     const { row } = insertOperation(ref.collection, body, new Date().toISOString());
     const answer = await this.write(
       idem,
@@ -50,6 +69,7 @@ export class DocumentService {
     body: JsonObject,
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
+    await this.checkSchema(ref, body);
     const { data, updatedAt } = replaceOperation(ref.collection, id, body, new Date().toISOString());
     return this.write(
       idem,
@@ -66,7 +86,8 @@ export class DocumentService {
     patch: JsonObject,
     idem: IdempotencyContext | null,
   ): Promise<Answer> {
-    const operation = patchOperation(ref.collection, id, patch, new Date().toISOString());
+    const guard = await this.guards.of(ref.clusterId, ref.collection);
+    const operation = patchOperation(ref.collection, id, patch, new Date().toISOString(), guard);
     return this.write(
       idem,
       200,
@@ -99,6 +120,10 @@ export class DocumentService {
     const result = await perform(idem ? recordInput(idem, status) : undefined);
     if (result.ok) return { status, body: storedText(result), replayed: false };
     if (result.reason === 'idempotency_race') return replayAfterRace(this.storage, idem!);
+    if (result.reason === 'refused') {
+      rejectViolation(result.violation ?? null);
+      throw new ApiError('internal_error');
+    }
     throw failureError(result.reason, ref.collection, id);
   }
 }

@@ -17,6 +17,9 @@ export function publicJob(job: JobRecord) {
     bytes: job.bytes,
     errors: job.errors.slice(0, JOB_ERROR_LIMIT),
     failure: job.failure,
+    // Imports and deletions count rows in `counts`; the other kinds keep their own progress.
+    progress: job.progress ?? { done: job.counts.rows, total: null },
+    result: job.result ?? null,
     createdAt: job.createdAt,
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,

@@ -18,8 +18,12 @@ export class SqlService {
     const { parseSql } = await parser();
     const query = parseSql(request.sql, request.params ?? []);
     if ('code' in query) throw new ApiError(query.code, query.message, query.details);
-    const result = await this.storage.queries.run({ clusterId, collection: query.collection }, query);
-    return `{"data":[${dataText(result)}],"query":${JSON.stringify(query)}}`;
+    const ref = { clusterId, collection: query.collection };
+    const result = await this.storage.queries.run(ref, query);
+    const explain = request.explain
+      ? `,"explain":${JSON.stringify(await this.storage.queries.explain(ref, query))}`
+      : '';
+    return `{"data":[${dataText(result)}],"query":${JSON.stringify(query)}${explain}}`;
   }
 }
 

@@ -25,9 +25,8 @@ export class BatchAbort extends Error {
 export function writeResultOf(outcome: ApplyOutcome): WriteResult {
   if (outcome.ok) return outcome.results[0] as WriteResult;
   if (outcome.reason === 'idempotency_race') return outcome;
-  // A single write is never refused: the service refuses a bad request before it reaches storage.
-  const { reason } = outcome.result as { reason: 'not_found' | 'conflict' };
-  return { ok: false, reason };
+  // A single write is refused only by the check of an update (a validator on the merged document).
+  return outcome.result as Extract<WriteResult, { ok: false }>;
 }
 
 /** The collections of a batch: those it inserts into (to create when missing) and those it only reads or changes. */

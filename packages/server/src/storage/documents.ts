@@ -1,4 +1,4 @@
-import type { SortKey } from '@dataplatform/contract';
+import type { SortKey, Violation } from '@dataplatform/contract';
 import type { IdempotencyRecordInput } from './idempotency.js';
 
 /** A document as the storage keeps it: system fields as columns, the caller's fields as JSON text. */
@@ -16,8 +16,14 @@ export interface DocumentRow {
  */
 export type Stored = { ok: true; row: DocumentRow } | { ok: true; deleted: string };
 
+/** An operation refused before it was written: by the service, or by the `check` of an update (a validator). */
+export type Refused = { ok: false; reason: 'refused'; violation?: Violation };
+
 /** Result of a write: what it stored, or why nothing was written. */
-export type WriteResult = Stored | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' };
+export type WriteResult =
+  | Stored
+  | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' }
+  | Refused;
 
 /**
  * One operation of a batch, already validated, with ids, timestamps and JSON text made by the service.
@@ -33,13 +39,18 @@ export type DocumentOperation =
       id: string;
       /** Synchronous and free of side effects, as for `DocumentStore.update`. */
       change: (data: Record<string, unknown>) => Record<string, unknown>;
+      /**
+       * Checks the changed fields (the collection's validator, synchronous): a violation refuses the operation
+       * with nothing written, as any failed operation.
+       */
+      check?: (data: Record<string, unknown>) => Violation | null;
       updatedAt: string;
     }
   | { kind: 'delete'; collection: string; id: string }
-  | { kind: 'refused' };
+  | { kind: 'refused'; violation?: Violation };
 
 /** What one operation of a batch gave: what it stored, or why it failed. */
-export type OperationResult = Stored | { ok: false; reason: 'not_found' | 'conflict' | 'refused' };
+export type OperationResult = Stored | { ok: false; reason: 'not_found' | 'conflict' } | Refused;
 
 /** How `DocumentStore.apply` runs its operations. */
 export interface ApplyOptions {

@@ -11,6 +11,8 @@ export interface JobRow {
   bytes: number | string;
   errors: string;
   failure: string | null;
+  progress: string | null;
+  result: string | null;
   createdAt: string;
   startedAt: string | null;
   updatedAt: string;
@@ -18,7 +20,7 @@ export interface JobRow {
 }
 
 /** The columns of a job, named as `JobRow` (quoted for PostgreSQL's case). */
-export const JOB_COLUMNS = `id, cluster_id AS "clusterId", kind, status, input, counts, bytes, errors, failure,
+export const JOB_COLUMNS = `id, cluster_id AS "clusterId", kind, status, input, counts, bytes, errors, failure, progress, result,
   created_at AS "createdAt", started_at AS "startedAt", updated_at AS "updatedAt", finished_at AS "finishedAt"`;
 
 /** A stored row as a job. */
@@ -33,6 +35,8 @@ export function jobOf(row: JobRow): JobRecord {
     bytes: Number(row.bytes),
     errors: JSON.parse(row.errors) as JobRecord['errors'],
     failure: row.failure === null ? null : (JSON.parse(row.failure) as JobRecord['failure']),
+    progress: row.progress === null ? null : (JSON.parse(row.progress) as JobRecord['progress']),
+    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     updatedAt: row.updatedAt,
@@ -49,6 +53,8 @@ export function progressValues(job: JobRecord) {
     bytes: job.bytes,
     errors: JSON.stringify(job.errors),
     failure: job.failure === null ? null : JSON.stringify(job.failure),
+    progress: job.progress ? JSON.stringify(job.progress) : null,
+    result: job.result === undefined || job.result === null ? null : JSON.stringify(job.result),
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,

@@ -1,7 +1,9 @@
+import type { JobKind } from '@dataplatform/contract';
+
 /** A job as stored: background work of a cluster (imports now), its progress and outcome. */
 export interface JobRecord {
   id: string;
-  kind: 'import' | 'cluster.delete';
+  kind: JobKind;
   status: JobStatus;
   clusterId: string;
   /** What the job was asked to do (for an import: collection, format, onError, infer). */
@@ -11,6 +13,10 @@ export interface JobRecord {
   /** The first rows refused, with their lines. */
   errors: { line: number; code: string; message: string }[];
   failure: { code: string; message: string } | null;
+  /** Units done and the total, for the kinds that keep them; imports and deletions count in `counts` instead. */
+  progress?: { done: number; total: number | null } | null;
+  /** What a finished job produced (a validator check's counts and samples); null for the other kinds. */
+  result?: unknown;
   createdAt: string;
   startedAt: string | null;
   updatedAt: string;

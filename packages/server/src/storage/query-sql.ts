@@ -3,7 +3,7 @@ import type { CollectionQuery, SqlAggregate, SqlCondition, SqlValue } from '@dat
 /** Where a field of a query lives: a system column, a path inside the JSON data, or nowhere (always missing). */
 export type FieldRef =
   | { kind: 'column'; column: string }
-  | { kind: 'json'; path: string }
+  | { kind: 'json'; path: string; steps: readonly string[] }
   | { kind: 'missing' };
 
 /** Comparison operators of SQL, by the contract's name. */
@@ -53,8 +53,23 @@ export abstract class QuerySql {
   protected abstract inColumn(column: string, values: readonly string[]): string;
   /** True when the JSON value at `path` is missing or null. */
   protected abstract isNullJson(path: string): string;
-  /** ORDER BY terms for a JSON path in the contract's sort order (see typeRank). */
-  protected abstract orderJson(path: string, direction: 'ASC' | 'DESC'): string[];
+  /**
+   * ORDER BY terms (without direction) for a JSON field in the contract's sort order (see typeRank): written with
+   * the path itself when its steps are plain, so that they match the columns of an index over it.
+   */
+  protected abstract orderJson(field: { path: string; steps: readonly string[] }): string[];
+  /**
+   * A term an expression index over the path can serve (`plainSteps` only, written with the index's own
+   * expression), implied by the exact comparison: it narrows what the engine reads and never changes the answer.
+   * Null when the engine has no such term for this comparison.
+   */
+  protected indexTerm(
+    _steps: readonly string[],
+    _op: CompareOp,
+    _value: string | number | boolean,
+  ): string | null {
+    return null;
+  }
   protected abstract readonly TRUE: string;
   protected abstract readonly FALSE: string;
 
@@ -127,6 +142,7 @@ export abstract class QuerySql {
     };
     return {
       kind: 'json',
+      steps: path,
       get path() {
         return bind();
       },
@@ -139,7 +155,10 @@ export abstract class QuerySql {
     if (field.kind === 'column') {
       return typeof value === 'string' ? this.compareColumn(field.column, op, value) : this.FALSE;
     }
-    return this.compareJson(field.path, op, value);
+    const exact = this.compareJson(field.path, op, value);
+    const served = this.indexTerm(field.steps, op, value);
+    // Both are true together or the served term is not (false or NULL): AND keeps the exact term's answer.
+    return served ? `(${served} AND ${exact})` : exact;
   }
 
   private like(field: FieldRef, pattern: SqlValue): string {
@@ -227,7 +246,8 @@ export abstract class QuerySql {
       const direction = key.descending ? 'DESC' : 'ASC';
       const field = this.field(key.path);
       if (field.kind === 'column') order.push(`${field.column} ${direction}`);
-      else if (field.kind === 'json') order.push(...this.orderJson(field.path, direction));
+      else if (field.kind === 'json')
+        order.push(...this.orderJson(field).map((term) => `${term} ${direction}`));
     }
     if (byId && !order.some((part) => part.startsWith('id ')))
       order.push(`id ${sort.at(-1)?.descending ? 'DESC' : 'ASC'}`);

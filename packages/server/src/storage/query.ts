@@ -10,4 +10,12 @@ export type QueryResult = { documents: DocumentRow[] } | { rows: string[] } | { 
  */
 export interface QueryStore {
   run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult>;
+  /** The engine's plan of the query (EXPLAIN) and the collection indexes it uses, by their names. */
+  explain(ref: CollectionRef, query: CollectionQuery): Promise<QueryPlan>;
+}
+
+/** How the engine runs a query. */
+export interface QueryPlan {
+  indexes: string[];
+  plan: string[];
 }

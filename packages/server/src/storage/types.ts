@@ -12,6 +12,7 @@ import type { EngineKeyStore, KeyStore } from './keys.js';
 import type { NotificationStore } from './notifications.js';
 import type { QueryStore } from './query.js';
 import type { RobotStore } from './robots.js';
+import type { SchemaStore } from './schema.js';
 import type { ServerSecretStore } from './secrets.js';
 import type { SessionStore } from './sessions.js';
 import type { SignInStore } from './sign-in.js';
@@ -48,6 +49,8 @@ export interface Storage {
   readonly webhooks: WebhookStore;
   /** Webhook deliveries (written by document writes through the outbox) and their attempts. */
   readonly deliveries: DeliveryStore;
+  /** Validators of collections and the collection list. */
+  readonly schema: SchemaStore;
   /** Serverless functions and their invocations. */
   readonly functions: FunctionStore;
   /** Triggers (document events and schedules) and their runs. */

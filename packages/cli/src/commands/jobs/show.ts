@@ -32,6 +32,17 @@ function statusText(job: Job, out: Output): string {
   return job.status;
 }
 
+/** What a job does, in a few words. */
+function kindText(job: Job): string {
+  const { input } = job;
+  if ('format' in input)
+    return `${job.kind} into "${input.collection}" (${input.format}, on error ${input.onError})`;
+  if ('fields' in input)
+    return `${job.kind} "${input.name}" of "${input.collection}" on ${input.fields.map((f) => f.path).join(', ')}${input.unique ? ' (unique)' : ''}`;
+  if ('collection' in input) return `${job.kind} of "${input.collection}"`;
+  return `${job.kind} of cluster ${input.clusterId}`;
+}
+
 /** A job for a person: its facts, its failure and its first row errors. */
 export async function printJob(out: Output, job: Job): Promise<void> {
   const { bold, dim } = out.style;
@@ -39,16 +50,16 @@ export async function printJob(out: Output, job: Job): Promise<void> {
   let text =
     line('Job:', bold(job._id)) +
     line('Status:', statusText(job, out)) +
-    line(
-      'Kind:',
-      'collection' in job.input
-        ? `${job.kind} into "${job.input.collection}" (${job.input.format}, on error ${job.input.onError})`
-        : `${job.kind} of cluster ${job.input.clusterId}`,
-    ) +
+    line('Kind:', kindText(job)) +
     line('Counts:', countsText(job)) +
     line('Read:', formatBytes(job.bytes)) +
     line('Created:', job.createdAt) +
     (job.finishedAt ? line('Finished:', job.finishedAt) : '');
+  if (job.result)
+    text += line(
+      'Result:',
+      `${formatCount(job.result.checked)} checked, ${formatCount(job.result.failing)} not matching`,
+    );
   if (job.failure) text += line('Failure:', `${job.failure.code}: ${job.failure.message}`);
   await out.write(text);
   if (job.errors.length > 0) {

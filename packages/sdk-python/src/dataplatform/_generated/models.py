@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -281,6 +281,30 @@ class ClusterUpdate(TypedDict):
     tier: NotRequired[Literal["free", "starter", "team", "enterprise"]]
 
 
+class CollectionDropInput(TypedDict):
+    """The collection a drop removes."""
+
+    collection: str
+
+
+class CollectionInfo(TypedDict):
+    """A collection with its document count, size, validator and indexes."""
+
+    name: str
+    documentCount: int
+    #: Bytes of the documents' JSON text
+    storageBytes: int
+    #: The collection's validator, or null when it has none
+    validation: Optional[Dict[str, Any]]
+    indexes: List["Index"]
+
+
+class CollectionInfoList(TypedDict):
+    """Every collection of the cluster, by name."""
+
+    data: List["CollectionInfo"]
+
+
 class CollectionQuery(TypedDict):
     """The collection query a SQL statement was translated into."""
 
@@ -391,7 +415,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -484,6 +508,50 @@ class ImportInput(TypedDict):
     onError: Literal["skip", "abort"]
     #: CSV only: numbers, true/false and empty cells become typed
     infer: bool
+
+
+class Index(TypedDict):
+    """An index of a collection, kept by the storage engine."""
+
+    name: str
+    fields: List["IndexField"]
+    unique: bool
+    #: Writes already honour a building unique index
+    status: Literal["building", "ready"]
+    createdAt: str
+
+
+class IndexBuildInput(TypedDict):
+    """The index a build job makes."""
+
+    collection: str
+    name: str
+    fields: List[Dict[str, Any]]
+    unique: bool
+
+
+class IndexField(TypedDict):
+    """A field of an index and its order."""
+
+    #: Dotted field path, e.g. `address.city`
+    path: str
+    order: Literal["asc", "desc"]
+
+
+class IndexList(TypedDict):
+    """The indexes of a collection, by name."""
+
+    data: List["Index"]
+
+
+class InferredSchema(TypedDict):
+    """A proposal for a collection's validator."""
+
+    collection: str
+    #: Documents read
+    sampled: int
+    #: A JSON Schema (draft 2020-12) every sampled document matches: the type of each field seen, `required` for the fields every sampled document has
+    schema: Dict[str, Any]
 
 
 class Invitation(TypedDict):
@@ -602,11 +670,14 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import", "cluster.delete"]
+    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion
-    input: Union["ImportInput", "ClusterDeletionInput"]
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop
+    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput"]
+    progress: "JobProgress"
+    #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check; null for the other kinds and while running
+    result: Optional["ValidatorCheckResult"]
     #: Rows read, stored and refused
     counts: Dict[str, Any]
     #: Bytes of the (decompressed) source read so far
@@ -632,6 +703,14 @@ class JobList(TypedDict):
     total: int
     limit: int
     skip: int
+
+
+class JobProgress(TypedDict):
+    """Units of work done, and the total when known."""
+
+    done: int
+    #: null when not known in advance
+    total: Optional[int]
 
 
 class JobRowError(TypedDict):
@@ -796,6 +875,33 @@ class ScheduleSource(TypedDict):
     timezone: NotRequired[str]
 
 
+class SchemaError(TypedDict):
+    """Where and why a document does not match its collection schema."""
+
+    #: JSON Pointer of the failing value in the document ("" for the document itself)
+    path: str
+    message: str
+
+
+class SchemaIndexesCreateBody(TypedDict):
+    """The fields, order and uniqueness of a new index."""
+
+    #: Letters, digits and `_`, at most 40, starting with a letter; made from the fields when left out
+    name: NotRequired[str]
+    fields: List[Dict[str, Any]]
+    #: Refuse a write that would give two documents the same values (documents missing a field never collide)
+    unique: NotRequired[bool]
+
+
+class SchemaValidatorPutBody(TypedDict):
+    """The JSON Schema and level of a collection validator."""
+
+    #: A JSON Schema (draft 2020-12) that each document of the collection must match, checked against the caller's fields (without `_id`, `_createdAt`, `_updatedAt`). An invalid schema is 400 `validation_error` naming the problem. At most 64 KiB as JSON.
+    schema: Dict[str, Any]
+    #: `strict` (the default) enforces the schema on every write; `off` keeps it without enforcing
+    level: NotRequired[Literal["strict", "off"]]
+
+
 class SignInRequest(TypedDict):
     """E-mail and password."""
 
@@ -820,6 +926,8 @@ class SqlRequest(TypedDict):
     sql: str
     #: Values of the `?` or `$n` placeholders, in order
     params: NotRequired[List[Optional[Union[str, float, bool]]]]
+    #: Also answer `explain`: the collection indexes the engine chose and the engine's own plan of the query
+    explain: NotRequired[bool]
 
 
 class SqlResult(TypedDict):
@@ -828,6 +936,8 @@ class SqlResult(TypedDict):
     #: Documents (`SELECT *`), objects keyed by alias, dotted path or aggregate text (`COUNT(*)`, `SUM(total)`), or `[{ "count": n }]`
     data: List[Dict[str, Any]]
     query: "CollectionQuery"
+    #: With `explain: true` only
+    explain: NotRequired[Dict[str, Any]]
 
 
 class StripeWebhookReceipt(TypedDict):
@@ -935,6 +1045,40 @@ class User(TypedDict):
     email: str
     name: str
     createdAt: str
+
+
+class Validator(TypedDict):
+    """The JSON Schema that writes to a collection are checked against."""
+
+    collection: str
+    schema: Dict[str, Any]
+    level: Literal["strict", "off"]
+    createdAt: str
+    updatedAt: str
+
+
+class ValidatorCheckInput(TypedDict):
+    """The collection a validator check reads."""
+
+    collection: str
+
+
+class ValidatorCheckResult(TypedDict):
+    """Counts and samples of the documents a validator refuses."""
+
+    #: Documents read
+    checked: int
+    #: Documents that do not match the validator
+    failing: int
+    #: The first 20 documents that do not match, and why
+    samples: List[Dict[str, Any]]
+
+
+class ValidatorDeleted(TypedDict):
+    """Confirms that the collection has no validator any more."""
+
+    collection: str
+    deleted: Literal[True]
 
 
 class WebhookAttempt(TypedDict):
@@ -1141,5 +1285,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, `COUNT(*)`, or `groups`: one row per group (per distinct row with DISTINCT, one row for aggregates without GROUP BY) with grouped fields and aggregates."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

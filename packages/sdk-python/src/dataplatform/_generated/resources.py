@@ -29,12 +29,51 @@ class DataJobsResource(SyncResource):
         return cast("_m.Job", self._client.request("GET", f"/api/v1/data/jobs/{segment(id, 'id')}", options=options))
 
 
+class DataSchemaCollectionsResource(SyncResource):
+    """`client.data.schema.collections`: 1 operation(s) of the contract."""
+
+    def list(self, *, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections (API key): `GET /api/v1/schema/collections`."""
+        return cast("_m.CollectionInfoList", self._client.request("GET", "/api/v1/schema/collections", options=options))
+
+
+class DataSchemaValidatorResource(SyncResource):
+    """`client.data.schema.validator`: 1 operation(s) of the contract."""
+
+    def get(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator (API key): `GET /api/v1/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/validator", options=options))
+
+
+class DataSchemaIndexesResource(SyncResource):
+    """`client.data.schema.indexes`: 1 operation(s) of the contract."""
+
+    def list(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes (API key): `GET /api/v1/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/indexes", options=options))
+
+
+class DataSchemaResource(SyncResource):
+    """`client.data.schema`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = DataSchemaCollectionsResource(client)
+        self.validator = DataSchemaValidatorResource(client)
+        self.indexes = DataSchemaIndexesResource(client)
+
+    def infer(self, collection: str, *, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents (API key): `GET /api/v1/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/infer", query={"sample": sample}, options=options))
+
+
 class DataResource(SyncResource):
     """`client.data`: 9 operation(s) of the contract."""
 
     def __init__(self, client: SyncAPIClient) -> None:
         super().__init__(client)
         self.jobs = DataJobsResource(client)
+        self.schema = DataSchemaResource(client)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -438,6 +477,68 @@ class WebhooksResource(SyncResource):
         return self._client.stream_events(f"/api/v1/data/webhooks/{segment(webhook_id, 'webhookId')}/events", last_event_id=last_event_id, options=options)
 
 
+class SchemaCollectionsResource(SyncResource):
+    """`client.schema.collections`: 2 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections: `GET /api/schema/collections`."""
+        return cast("_m.CollectionInfoList", self._client.request("GET", "/api/schema/collections", query={"clusterId": cluster_id}, options=options))
+
+    def drop(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Drop a collection: `DELETE /api/schema/collections/{collection}`."""
+        return cast("_m.Job", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}", query={"clusterId": cluster_id}, options=options))
+
+
+class SchemaValidatorResource(SyncResource):
+    """`client.schema.validator`: 4 operation(s) of the contract."""
+
+    def get(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator: `GET /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    def put(self, collection: str, body: _m.SchemaValidatorPutBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Set a collection's validator: `PUT /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", self._client.request("PUT", f"/api/schema/collections/{segment(collection, 'collection')}/validator", body=body, query={"clusterId": cluster_id}, options=options))
+
+    def delete(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ValidatorDeleted:
+        """Remove a collection's validator: `DELETE /api/schema/collections/{collection}/validator`."""
+        return cast("_m.ValidatorDeleted", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    def check(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Check a collection's documents against its validator: `POST /api/schema/collections/{collection}/validator/check`."""
+        return cast("_m.Job", self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/validator/check", query={"clusterId": cluster_id}, options=options))
+
+
+class SchemaIndexesResource(SyncResource):
+    """`client.schema.indexes`: 3 operation(s) of the contract."""
+
+    def list(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes: `GET /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", query={"clusterId": cluster_id}, options=options))
+
+    def create(self, collection: str, body: _m.SchemaIndexesCreateBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Create an index: `POST /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.Job", self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", body=body, query={"clusterId": cluster_id}, options=options))
+
+    def delete(self, collection: str, name: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Drop an index: `DELETE /api/schema/collections/{collection}/indexes/{name}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/indexes/{segment(name, 'name')}", query={"clusterId": cluster_id}, options=options))
+
+
+class SchemaResource(SyncResource):
+    """`client.schema`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = SchemaCollectionsResource(client)
+        self.validator = SchemaValidatorResource(client)
+        self.indexes = SchemaIndexesResource(client)
+
+    def infer(self, collection: str, *, cluster_id: Optional[str] = None, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents: `GET /api/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/infer", query={"clusterId": cluster_id, "sample": sample}, options=options))
+
+
 class FunctionsResource(SyncResource):
     """`client.functions`: 8 operation(s) of the contract."""
 
@@ -530,12 +631,51 @@ class AsyncDataJobsResource(AsyncResource):
         return cast("_m.Job", await self._client.request("GET", f"/api/v1/data/jobs/{segment(id, 'id')}", options=options))
 
 
+class AsyncDataSchemaCollectionsResource(AsyncResource):
+    """`client.data.schema.collections`: 1 operation(s) of the contract."""
+
+    async def list(self, *, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections (API key): `GET /api/v1/schema/collections`."""
+        return cast("_m.CollectionInfoList", await self._client.request("GET", "/api/v1/schema/collections", options=options))
+
+
+class AsyncDataSchemaValidatorResource(AsyncResource):
+    """`client.data.schema.validator`: 1 operation(s) of the contract."""
+
+    async def get(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator (API key): `GET /api/v1/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/validator", options=options))
+
+
+class AsyncDataSchemaIndexesResource(AsyncResource):
+    """`client.data.schema.indexes`: 1 operation(s) of the contract."""
+
+    async def list(self, collection: str, *, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes (API key): `GET /api/v1/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/indexes", options=options))
+
+
+class AsyncDataSchemaResource(AsyncResource):
+    """`client.data.schema`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = AsyncDataSchemaCollectionsResource(client)
+        self.validator = AsyncDataSchemaValidatorResource(client)
+        self.indexes = AsyncDataSchemaIndexesResource(client)
+
+    async def infer(self, collection: str, *, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents (API key): `GET /api/v1/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", await self._client.request("GET", f"/api/v1/schema/collections/{segment(collection, 'collection')}/infer", query={"sample": sample}, options=options))
+
+
 class AsyncDataResource(AsyncResource):
     """`client.data`: 9 operation(s) of the contract."""
 
     def __init__(self, client: AsyncAPIClient) -> None:
         super().__init__(client)
         self.jobs = AsyncDataJobsResource(client)
+        self.schema = AsyncDataSchemaResource(client)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -937,6 +1077,68 @@ class AsyncWebhooksResource(AsyncResource):
     def stream(self, webhook_id: str, *, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
         """Stream a subscription's events: `GET /api/v1/data/webhooks/{webhookId}/events`."""
         return self._client.stream_events(f"/api/v1/data/webhooks/{segment(webhook_id, 'webhookId')}/events", last_event_id=last_event_id, options=options)
+
+
+class AsyncSchemaCollectionsResource(AsyncResource):
+    """`client.schema.collections`: 2 operation(s) of the contract."""
+
+    async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.CollectionInfoList:
+        """List collections: `GET /api/schema/collections`."""
+        return cast("_m.CollectionInfoList", await self._client.request("GET", "/api/schema/collections", query={"clusterId": cluster_id}, options=options))
+
+    async def drop(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Drop a collection: `DELETE /api/schema/collections/{collection}`."""
+        return cast("_m.Job", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}", query={"clusterId": cluster_id}, options=options))
+
+
+class AsyncSchemaValidatorResource(AsyncResource):
+    """`client.schema.validator`: 4 operation(s) of the contract."""
+
+    async def get(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Get a collection's validator: `GET /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", await self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    async def put(self, collection: str, body: _m.SchemaValidatorPutBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Validator:
+        """Set a collection's validator: `PUT /api/schema/collections/{collection}/validator`."""
+        return cast("_m.Validator", await self._client.request("PUT", f"/api/schema/collections/{segment(collection, 'collection')}/validator", body=body, query={"clusterId": cluster_id}, options=options))
+
+    async def delete(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ValidatorDeleted:
+        """Remove a collection's validator: `DELETE /api/schema/collections/{collection}/validator`."""
+        return cast("_m.ValidatorDeleted", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/validator", query={"clusterId": cluster_id}, options=options))
+
+    async def check(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Check a collection's documents against its validator: `POST /api/schema/collections/{collection}/validator/check`."""
+        return cast("_m.Job", await self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/validator/check", query={"clusterId": cluster_id}, options=options))
+
+
+class AsyncSchemaIndexesResource(AsyncResource):
+    """`client.schema.indexes`: 3 operation(s) of the contract."""
+
+    async def list(self, collection: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.IndexList:
+        """List a collection's indexes: `GET /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.IndexList", await self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", query={"clusterId": cluster_id}, options=options))
+
+    async def create(self, collection: str, body: _m.SchemaIndexesCreateBody, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Create an index: `POST /api/schema/collections/{collection}/indexes`."""
+        return cast("_m.Job", await self._client.request("POST", f"/api/schema/collections/{segment(collection, 'collection')}/indexes", body=body, query={"clusterId": cluster_id}, options=options))
+
+    async def delete(self, collection: str, name: str, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Drop an index: `DELETE /api/schema/collections/{collection}/indexes/{name}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/schema/collections/{segment(collection, 'collection')}/indexes/{segment(name, 'name')}", query={"clusterId": cluster_id}, options=options))
+
+
+class AsyncSchemaResource(AsyncResource):
+    """`client.schema`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.collections = AsyncSchemaCollectionsResource(client)
+        self.validator = AsyncSchemaValidatorResource(client)
+        self.indexes = AsyncSchemaIndexesResource(client)
+
+    async def infer(self, collection: str, *, cluster_id: Optional[str] = None, sample: Optional[int] = None, options: Optional[RequestOptions] = None) -> _m.InferredSchema:
+        """Propose a schema from a collection's documents: `GET /api/schema/collections/{collection}/infer`."""
+        return cast("_m.InferredSchema", await self._client.request("GET", f"/api/schema/collections/{segment(collection, 'collection')}/infer", query={"clusterId": cluster_id, "sample": sample}, options=options))
 
 
 class AsyncFunctionsResource(AsyncResource):

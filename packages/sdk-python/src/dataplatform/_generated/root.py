@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -24,6 +24,7 @@ class SyncResources:
     keys: KeysResource
     robots: RobotsResource
     webhooks: WebhooksResource
+    schema: SchemaResource
     functions: FunctionsResource
     triggers: TriggersResource
 
@@ -39,6 +40,7 @@ class SyncResources:
         self.keys = KeysResource(client)
         self.robots = RobotsResource(client)
         self.webhooks = WebhooksResource(client)
+        self.schema = SchemaResource(client)
         self.functions = FunctionsResource(client)
         self.triggers = TriggersResource(client)
 
@@ -57,6 +59,7 @@ class AsyncResources:
     keys: AsyncKeysResource
     robots: AsyncRobotsResource
     webhooks: AsyncWebhooksResource
+    schema: AsyncSchemaResource
     functions: AsyncFunctionsResource
     triggers: AsyncTriggersResource
 
@@ -72,5 +75,6 @@ class AsyncResources:
         self.keys = AsyncKeysResource(client)
         self.robots = AsyncRobotsResource(client)
         self.webhooks = AsyncWebhooksResource(client)
+        self.schema = AsyncSchemaResource(client)
         self.functions = AsyncFunctionsResource(client)
         self.triggers = AsyncTriggersResource(client)

@@ -12,6 +12,7 @@ import {
   recordRowError,
   restartedJob,
   rowRefusedFailure,
+  type Violation,
 } from '@dataplatform/contract';
 import { ApiError } from '../../http/errors.js';
 import { rejectViolation } from '../../http/validate.js';
@@ -19,8 +20,9 @@ import { lazy } from '../../lazy.js';
 import type { DocumentOperation, OperationResult } from '../../storage/documents.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
-import { insertOperation, nextId } from '../document-operations.js';
+import { fieldsOf, insertOperation, nextId } from '../document-operations.js';
 import { publicJob } from '../jobs.js';
+import type { SchemaGuards } from '../schema-guards.js';
 import { decodedBody, utf8Checked } from './decode.js';
 import { jsonArrayParser } from './json-array.js';
 import { ndjsonParser } from './ndjson.js';
@@ -82,12 +84,15 @@ async function parserFor(format: ImportFormat, infer: boolean, maxRowBytes: numb
  * marks are how a resumed import knows which rows are stored.
  */
 export class ImportService {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly guards: SchemaGuards,
+  ) {}
 
   /** Runs the import to its end and returns the job; the body is always read to its end. */
   async run(request: ImportRequest, body: AsyncIterable<Buffer>) {
     const job = request.resume ? await this.resume(request) : await this.create(request);
-    const run = new ImportRun(this.storage, job, request);
+    const run = new ImportRun(this.storage, this.guards, job, request);
     await run.consume(body);
     const stored = await this.storage.jobs.find(job.id);
     return publicJob(stored ?? job);
@@ -130,6 +135,7 @@ class ImportRun {
 
   constructor(
     private readonly storage: Storage,
+    private readonly guards: SchemaGuards,
     private readonly job: JobRecord,
     private readonly request: ImportRequest,
   ) {
@@ -218,13 +224,16 @@ class ImportRun {
     const operations: DocumentOperation[] = [];
     const lines: number[] = [];
     const mark: ChunkMark = { lastRow: rows[rows.length - 1]!.ordinal, inserted: 0, failed: 0, errors: [] };
+    // The collection's strict validator, read once per chunk: a row that does not match is a bad row.
+    const guard = await this.guards.of(this.job.clusterId, this.request.collection);
     for (const { row } of rows) {
       if (row.error) {
         mark.failed++;
         mark.errors.push({ line: row.line, ...row.error });
         continue;
       }
-      const violation = checkDocumentBody(row.value, { allowId: true });
+      const violation =
+        checkDocumentBody(row.value, { allowId: true }) ?? guard?.(fieldsOf(row.value as JsonObject));
       if (violation) {
         if (this.request.onError === 'abort') {
           throw await this.abortWithin(rows, operations, lines, row.line, violation.code, violation.message);
@@ -244,8 +253,8 @@ class ImportRun {
         operations.slice(0, outcome.index + 1),
         lines.slice(0, outcome.index + 1),
         line,
-        DUPLICATE_ROW.code,
-        DUPLICATE_ROW.message,
+        outcome.violation?.code ?? DUPLICATE_ROW.code,
+        outcome.violation?.message ?? DUPLICATE_ROW.message,
       );
     }
     this.count(mark);
@@ -282,7 +291,7 @@ class ImportRun {
     operations: DocumentOperation[],
     lines: number[],
     mark: ChunkMark,
-  ): Promise<{ ok: true } | { ok: false; index: number }> {
+  ): Promise<{ ok: true } | { ok: false; index: number; violation?: Violation }> {
     const outcome = await this.storage.documents.apply(this.job.clusterId, operations, {
       atomic: this.request.onError === 'abort',
       idempotency: {
@@ -295,7 +304,13 @@ class ImportRun {
             if (result.ok) mark.inserted++;
             else {
               mark.failed++;
-              mark.errors.push({ line: lines[index]!, code: result.reason, message: DUPLICATE_ROW.message });
+              // A taken id, or a unique index broken (with its own code and message).
+              const violation = result.reason === 'refused' ? result.violation : undefined;
+              mark.errors.push({
+                line: lines[index]!,
+                code: violation?.code ?? result.reason,
+                message: violation?.message ?? DUPLICATE_ROW.message,
+              });
             }
           });
           mark.errors = mark.errors.sort((a, b) => a.line - b.line).slice(0, JOB_ERROR_LIMIT);
@@ -304,7 +319,11 @@ class ImportRun {
       },
     });
     if (outcome.ok) return { ok: true };
-    if (outcome.reason === 'aborted') return { ok: false, index: outcome.index };
+    if (outcome.reason === 'aborted') {
+      const { result } = outcome;
+      const violation = !result.ok && result.reason === 'refused' ? result.violation : undefined;
+      return violation ? { ok: false, index: outcome.index, violation } : { ok: false, index: outcome.index };
+    }
     // Another pass of this job stored the chunk at the same moment: its mark is the truth.
     throw new ApiError('conflict', `Job "${this.job.id}" is being resumed elsewhere`);
   }

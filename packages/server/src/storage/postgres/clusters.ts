@@ -112,6 +112,12 @@ export class PostgresClusters implements ClusterStore {
         WHERE k.cluster_id = ${clusterId} LIMIT ${limit}) doomed
       WHERE d.collection_id = doomed.collection_id AND d.id = doomed.id`;
     if (some.count > 0) return { removed: some.count, done: false };
+    // The engine indexes of its collections (partial on rows that are gone, but still checked on every write),
+    // concurrently and so outside the transaction; a purge cut short here drops the rest next time.
+    const indexes = await this.sql<{ engineName: string }[]>`
+      SELECT engine_name AS "engineName" FROM collection_indexes WHERE cluster_id = ${clusterId}`;
+    for (const { engineName } of indexes)
+      await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
     const removed = await this.sql.begin(async (tx) => {
       const counts = [
         await tx`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d
@@ -125,6 +131,8 @@ export class PostgresClusters implements ClusterStore {
         await tx`DELETE FROM collection_counters WHERE collection_id IN
           (SELECT id FROM collections WHERE cluster_id = ${clusterId})`,
         await tx`DELETE FROM collections WHERE cluster_id = ${clusterId}`,
+        await tx`DELETE FROM collection_indexes WHERE cluster_id = ${clusterId}`,
+        await tx`DELETE FROM collection_validators WHERE cluster_id = ${clusterId}`,
         // A function's invocations go with it (ON DELETE CASCADE).
         await tx`DELETE FROM functions WHERE cluster_id = ${clusterId}`,
         // A trigger's runs go with it (ON DELETE CASCADE).

@@ -65,7 +65,9 @@ export async function applyOperations(
     const operation = operations[index]!;
     const at = index++;
     if (operation.kind === 'refused') {
-      results[at] = REFUSED;
+      results[at] = operation.violation
+        ? { ok: false, reason: 'refused', violation: operation.violation }
+        : REFUSED;
       continue;
     }
     const collectionId = ids.get(operation.collection);
@@ -124,9 +126,12 @@ export async function applyOperations(
         const changes: Change[] = [];
         for (const { at: position, operation: patch, collectionId: target } of run) {
           const row = byKey.get(targetKey(target, patch.id));
+          const changed = row ? patch.change(JSON.parse(row.data)) : null;
+          const violation = changed && patch.check?.(changed);
           if (!row) results[position] = NOT_FOUND;
+          else if (violation) results[position] = { ok: false, reason: 'refused', violation };
           else {
-            const data = JSON.stringify(patch.change(JSON.parse(row.data)));
+            const data = JSON.stringify(changed);
             changes.push({
               at: position,
               collectionId: target,
@@ -190,7 +195,7 @@ function insertRows(q: Query, collectionId: string, rows: readonly DocumentRow[]
          INSERT INTO documents (collection_id, id, data, created_at, updated_at)
          SELECT $1, r.id, r.data::jsonb, r.created_at, r.updated_at
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS r(id, data, created_at, updated_at)
-         ON CONFLICT DO NOTHING
+         ON CONFLICT (collection_id, id) DO NOTHING
          RETURNING ${COLUMNS}
        ), counted AS (
          INSERT INTO collection_counters (collection_id, shard, n)

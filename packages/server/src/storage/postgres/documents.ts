@@ -1,4 +1,4 @@
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { Abort } from '../abort.js';
 import { BatchAbort, collectionsOf, SingleWritesAsBatches } from '../batch.js';
 import type {
@@ -8,12 +8,15 @@ import type {
   DocumentOperation,
   DocumentRow,
   ListOptions,
+  OperationResult,
 } from '../documents.js';
+import { uniqueViolation } from '../schema.js';
 import type { PostgresCollections } from './collections.js';
 import { applyOperations, COLUMNS, selectOne } from './document-operations.js';
 import type { PostgresIdempotency } from './idempotency.js';
 import type { PostgresCapture, PostgresOutbox } from './outbox.js';
 import { PostgresQuerySql } from './query.js';
+import { failedIndexName } from './schema.js';
 
 // deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back and asks for a retry.
 const TRANSIENT = new Set(['40P01', '40001']);
@@ -71,10 +74,18 @@ export class PostgresDocuments extends SingleWritesAsBatches {
     // Clusters without subscriptions (the common case, known without a round trip) skip the outbox entirely.
     const known = this.outbox.watching(clusterId);
     const watched = typeof known === 'boolean' ? known : await known;
+    let careful = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.run(clusterId, operations, options, ids, watched);
+        return await this.run(clusterId, operations, options, ids, watched, careful);
       } catch (error) {
+        // A unique index broken somewhere (nothing was kept): again, each operation in its own savepoint, so that
+        // the one that broke it fails alone (or aborts an atomic batch) with its index named.
+        if (!careful && failedIndexName(error)) {
+          careful = true;
+          attempt--;
+          continue;
+        }
         // A deadlock or serialization failure rolled everything back; the operations are safe to run again.
         if (attempt < MAX_ATTEMPTS && TRANSIENT.has((error as { code?: string }).code ?? '')) continue;
         throw error;
@@ -93,11 +104,18 @@ export class PostgresDocuments extends SingleWritesAsBatches {
     options: ApplyOptions,
     ids: Map<string, string | undefined>,
     watched: boolean,
+    careful: boolean,
   ): Promise<ApplyOutcome> {
     const { idempotency } = options;
     let capture: PostgresCapture | null = null;
     try {
-      if (operations.length === 1 && !idempotency && operations[0]!.kind !== 'update' && !watched) {
+      if (
+        !careful &&
+        operations.length === 1 &&
+        !idempotency &&
+        operations[0]!.kind !== 'update' &&
+        !watched
+      ) {
         const [result] = await applyOperations(this.sql, operations, ids);
         if (!result!.ok && options.atomic) throw new BatchAbort(0, result!);
         return { ok: true, results: [result!] };
@@ -105,7 +123,9 @@ export class PostgresDocuments extends SingleWritesAsBatches {
       const outcome = await this.sql.begin(async (tx) => {
         // The outbox hook: its reads go out ahead of the operations, its events are written after them.
         capture = watched ? this.outbox.open(tx, clusterId, operations, ids) : null;
-        const results = await applyOperations(tx, operations, ids);
+        const results = careful
+          ? await this.applyOneByOne(tx, operations, ids)
+          : await applyOperations(tx, operations, ids);
         const failed = options.atomic ? results.findIndex((result) => !result.ok) : -1;
         if (failed >= 0) throw new BatchAbort(failed, results[failed]!);
         await capture?.record(results);
@@ -124,6 +144,36 @@ export class PostgresDocuments extends SingleWritesAsBatches {
       if (error instanceof Abort) return { ok: false, reason: 'idempotency_race' };
       throw error;
     }
+  }
+
+  /** The operations one at a time, each in a savepoint: one that breaks a unique index fails alone. */
+  private async applyOneByOne(
+    tx: TransactionSql,
+    operations: readonly DocumentOperation[],
+    ids: Map<string, string | undefined>,
+  ): Promise<OperationResult[]> {
+    const results: OperationResult[] = [];
+    for (const operation of operations) {
+      try {
+        const [result] = await tx.savepoint((sp) => applyOperations(sp, [operation], ids));
+        results.push(result!);
+      } catch (error) {
+        const engineName = failedIndexName(error);
+        if (!engineName) throw error;
+        const [index] = await tx.unsafe<{ name: string; fields: string }[]>(
+          'SELECT name, fields FROM collection_indexes WHERE engine_name = $1',
+          [engineName],
+        );
+        results.push({
+          ok: false,
+          reason: 'refused',
+          violation: uniqueViolation(
+            index ? { name: index.name, fields: JSON.parse(index.fields) } : { name: engineName, fields: [] },
+          ),
+        });
+      }
+    }
+    return results;
   }
 
   /** The collections' row ids, creating those the batch inserts into (committed at once, as on first write). */

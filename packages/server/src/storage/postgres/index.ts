@@ -18,6 +18,7 @@ import { PostgresOutbox } from './outbox.js';
 import { SubscriptionPresence } from './presence.js';
 import { PostgresQueries } from './query.js';
 import { PostgresRobots } from './robots.js';
+import { PostgresSchema } from './schema.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
 import { PostgresSignIn } from './sign-in.js';
@@ -77,6 +78,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     jobs: new PostgresJobs(sql),
     webhooks: new PostgresWebhooks(sql, presence),
     deliveries: new PostgresDeliveries(sql, outbox),
+    schema: new PostgresSchema(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -9,9 +9,9 @@ export class PostgresJobs implements JobStore {
   async create(job: JobRecord): Promise<void> {
     const v = progressValues(job);
     await this
-      .sql`INSERT INTO jobs (id, cluster_id, kind, status, input, counts, bytes, errors, failure, created_at, started_at, updated_at, finished_at)
+      .sql`INSERT INTO jobs (id, cluster_id, kind, status, input, counts, bytes, errors, failure, progress, result, created_at, started_at, updated_at, finished_at)
       VALUES (${job.id}, ${job.clusterId}, ${job.kind}, ${v.status}, ${v.input}, ${v.counts}, ${v.bytes},
-              ${v.errors}, ${v.failure}, ${job.createdAt}, ${v.startedAt}, ${v.updatedAt}, ${v.finishedAt})`;
+              ${v.errors}, ${v.failure}, ${v.progress}, ${v.result}, ${job.createdAt}, ${v.startedAt}, ${v.updatedAt}, ${v.finishedAt})`;
   }
 
   async find(id: string): Promise<JobRecord | null> {
@@ -62,7 +62,7 @@ export class PostgresJobs implements JobStore {
     const v = progressValues(job);
     const result = await this
       .sql`UPDATE jobs SET input = ${v.input}, status = ${v.status}, counts = ${v.counts}, bytes = ${v.bytes},
-        errors = ${v.errors}, failure = ${v.failure}, started_at = ${v.startedAt}, updated_at = ${v.updatedAt},
+        errors = ${v.errors}, failure = ${v.failure}, progress = ${v.progress}, result = ${v.result}, started_at = ${v.startedAt}, updated_at = ${v.updatedAt},
         finished_at = ${v.finishedAt}
       WHERE id = ${job.id} AND status = 'running'`;
     return result.count === 1;

@@ -453,6 +453,37 @@ const MIGRATIONS: readonly string[] = [
   -- one must not undo a newer one (an earlier failure arriving after the payment).
   ALTER TABLE billing_accounts ADD COLUMN stripe_payment_event_at BIGINT;
   `,
+  `
+  -- Schema: a JSON Schema per cluster and collection that writes are checked against (level strict), or kept
+  -- unused (off).
+  CREATE TABLE collection_validators (
+    cluster_id TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    schema TEXT NOT NULL,
+    level TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, collection)
+  );
+  -- Indexes of collections: each stands for one index of the engine (engine_name) over the documents table,
+  -- partial on the collection's row.
+  CREATE TABLE collection_indexes (
+    cluster_id TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    name TEXT NOT NULL,
+    engine_name TEXT NOT NULL UNIQUE,
+    fields TEXT NOT NULL,
+    is_unique BOOLEAN NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_id, collection, name)
+  );
+  `,
+  `
+  -- Jobs of every kind: units done out of a total (JSON), and what a finished job produced (JSON).
+  ALTER TABLE jobs ADD COLUMN progress TEXT;
+  ALTER TABLE jobs ADD COLUMN result TEXT;
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

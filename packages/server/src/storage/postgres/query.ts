@@ -2,7 +2,8 @@ import { type CollectionQuery, groupPlan, isGroupedQuery } from '@dataplatform/c
 import type { Sql } from 'postgres';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import { groupedStatement } from '../group-sql.js';
-import type { QueryResult, QueryStore } from '../query.js';
+import { plainSteps, postgresIndexExpression, postgresSortTerms } from '../index-expressions.js';
+import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import type { PostgresCollections } from './collections.js';
 
@@ -92,6 +93,22 @@ export class PostgresQuerySql extends QuerySql {
     return `(CASE WHEN jsonb_typeof(${this.json(path)}) = '${type}' THEN ${then} ELSE false END)`;
   }
 
+  protected override indexTerm(
+    steps: readonly string[],
+    op: CompareOp,
+    value: string | number | boolean,
+  ): string | null {
+    // In the index's own terms: the rank of the value's type, then the scalar column (jsonb numbers compare as
+    // numbers) or, for strings, the constant scalar and the text in "C" order.
+    const plain = plainSteps(steps);
+    if (!plain || typeof value === 'boolean') return null;
+    const [rank, scalar, text] = postgresSortTerms(postgresIndexExpression(plain));
+    if (typeof value === 'string')
+      return `(${rank} = 3 AND ${scalar} = 'null'::jsonb AND ${text} ${op} ${this.bind(value)}::text)`;
+    // Bound as JSON text: postgres.js would send a number as a string to a jsonb parameter.
+    return `(${rank} = 2 AND ${scalar} ${op} ${this.bind(JSON.stringify(value))}::text::jsonb)`;
+  }
+
   protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
     const json = this.json(path);
     if (typeof value === 'boolean')
@@ -144,14 +161,12 @@ export class PostgresQuerySql extends QuerySql {
     return `(COALESCE(jsonb_typeof(${this.json(path)}), 'null') = 'null')`;
   }
 
-  protected orderJson(path: string, direction: 'ASC' | 'DESC'): string[] {
-    // The same terms as the list route: type rank, then booleans and numbers as jsonb, then strings in "C".
-    const value = this.json(path);
-    return [
-      `(CASE jsonb_typeof(${value}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END) ${direction}`,
-      `(CASE WHEN jsonb_typeof(${value}) IN ('boolean', 'number') THEN ${value} END) ${direction}`,
-      `(CASE WHEN jsonb_typeof(${value}) = 'string' THEN ${this.text(path)} END) ${direction}`,
-    ];
+  protected orderJson(field: { path: string; steps: readonly string[] }): string[] {
+    const plain = plainSteps(field.steps);
+    // Inside a grouping the paths are read once, as columns of a subquery: no index serves those.
+    return postgresSortTerms(
+      plain && !this.#rowValues ? postgresIndexExpression(plain) : this.json(field.path),
+    );
   }
 
   projection(fields: readonly { path: readonly string[]; as: string }[]): string {
@@ -222,28 +237,10 @@ export class PostgresQueries implements QueryStore {
 
   async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
     const collectionId = await this.collections.find(ref);
-    if (isGroupedQuery(query)) {
-      const builder = new PostgresQuerySql();
-      // An unknown collection still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
-      const text = groupedStatement(builder, groupPlan(query), query, {
-        collection: builder.bind(collectionId ?? null),
-        where: query.where && builder.where(query.where),
-      });
-      const rows = await this.sql.unsafe<{ row: string }[]>(text, builder.params as never[], {
-        prepare: false,
-      });
-      return { rows: rows.map((r) => r.row) };
-    }
+    const grouped = isGroupedQuery(query);
     const counting = query.select.kind === 'count';
-    if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
-    const builder = new PostgresQuerySql();
-    const select = builder.select(query);
-    let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
-    if (query.where) text += ` AND ${builder.where(query.where)}`;
-    if (!counting) {
-      text += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
-      text += ` ${builder.page(query.limit, query.skip)}`;
-    }
+    if (collectionId === undefined && !grouped) return counting ? { count: 0 } : { rows: [] };
+    const { text, builder } = statementOf(collectionId, query);
     // Unnamed statements: query shapes vary too much for each connection to keep them prepared.
     const rows = await this.sql.unsafe<(DocumentRow & { row: string; n: string })[]>(
       text,
@@ -252,7 +249,54 @@ export class PostgresQueries implements QueryStore {
         prepare: false,
       },
     );
-    if (counting) return { count: Number(rows[0]?.n ?? 0) };
-    return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
+    if (counting && !grouped) return { count: Number(rows[0]?.n ?? 0) };
+    return query.select.kind === 'all' && !grouped ? { documents: rows } : { rows: rows.map((r) => r.row) };
   }
+
+  async explain(ref: CollectionRef, query: CollectionQuery): Promise<QueryPlan> {
+    const collectionId = await this.collections.find(ref);
+    if (collectionId === undefined) return { indexes: [], plan: [] };
+    const { text, builder } = statementOf(collectionId, query);
+    const rows = await this.sql.unsafe<{ 'QUERY PLAN': string }[]>(
+      `EXPLAIN ${text}`,
+      builder.params as never[],
+      {
+        prepare: false,
+      },
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']);
+    const engineNames = [
+      ...new Set(plan.flatMap((line) => [...line.matchAll(/(dpx_[A-Za-z0-9_]+)/g)].map((m) => m[1]!))),
+    ];
+    const named = engineNames.length
+      ? await this.sql.unsafe<{ name: string }[]>(
+          'SELECT name FROM collection_indexes WHERE engine_name = ANY($1::text[])',
+          [engineNames] as never[],
+        )
+      : [];
+    return { indexes: named.map((row) => row.name), plan };
+  }
+}
+
+/**
+ * The statement of a collection query, and its builder (which holds the parameters). An unknown collection
+ * (`undefined`) still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
+ */
+function statementOf(collectionId: string | undefined, query: CollectionQuery) {
+  const builder = new PostgresQuerySql();
+  if (isGroupedQuery(query)) {
+    const text = groupedStatement(builder, groupPlan(query), query, {
+      collection: builder.bind(collectionId ?? null),
+      where: query.where && builder.where(query.where),
+    });
+    return { text, builder };
+  }
+  const select = builder.select(query);
+  let text = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId ?? null)}`;
+  if (query.where) text += ` AND ${builder.where(query.where)}`;
+  if (query.select.kind !== 'count') {
+    text += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
+    text += ` ${builder.page(query.limit, query.skip)}`;
+  }
+  return { text, builder };
 }

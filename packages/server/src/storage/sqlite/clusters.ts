@@ -168,6 +168,13 @@ export class SqliteClusters implements ClusterStore {
     if (removed > 0) return { removed, done: false };
     const rest = this.db.transaction(() => {
       let n = 0;
+      // The engine indexes of its collections: partial on rows that are gone, but still checked on every write.
+      const indexes = this.db
+        .prepare<[string], { engineName: string }>(
+          'SELECT engine_name AS engineName FROM collection_indexes WHERE cluster_id = ?',
+        )
+        .all(clusterId);
+      for (const { engineName } of indexes) this.db.exec(`DROP INDEX IF EXISTS "${engineName}"`);
       for (const statement of PURGE_REST)
         n += this.db.prepare(statement).run({ clusterId, deletionJobId }).changes;
       return n;
@@ -241,6 +248,8 @@ const PURGE_REST = [
   'DELETE FROM webhook_events WHERE cluster_id = @clusterId',
   'DELETE FROM webhook_subscriptions WHERE cluster_id = @clusterId',
   'DELETE FROM collections WHERE cluster_id = @clusterId',
+  'DELETE FROM collection_indexes WHERE cluster_id = @clusterId',
+  'DELETE FROM collection_validators WHERE cluster_id = @clusterId',
   // A function's invocations go with it (ON DELETE CASCADE).
   'DELETE FROM functions WHERE cluster_id = @clusterId',
   // A trigger's runs go with it (ON DELETE CASCADE).

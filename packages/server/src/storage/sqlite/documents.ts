@@ -11,11 +11,13 @@ import type {
   OperationResult,
 } from '../documents.js';
 import type { Captured } from '../outbox.js';
+import { uniqueViolation } from '../schema.js';
 import { SqliteCollections } from './collections.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteIdempotency } from './idempotency.js';
 import type { SqliteOutbox } from './outbox.js';
 import { SqliteQuerySql } from './query.js';
+import { failedIndexName, isUniqueFailure } from './schema.js';
 
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
 const NOT_FOUND: OperationResult = { ok: false, reason: 'not_found' };
@@ -53,13 +55,16 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       count: db.prepare<[number], { doc_count: number }>('SELECT doc_count FROM collections WHERE id = ?'),
       // A taken id inserts nothing (changes = 0) instead of throwing, so a batch can go on past it.
       insert: db.prepare(
-        'INSERT INTO documents (collection_id, id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        'INSERT INTO documents (collection_id, id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (collection_id, id) DO NOTHING',
       ),
       replace: db.prepare<[string, string, number, string], { created_at: string }>(
         'UPDATE documents SET data = ?, updated_at = ? WHERE collection_id = ? AND id = ? RETURNING created_at',
       ),
       remove: db.prepare('DELETE FROM documents WHERE collection_id = ? AND id = ?'),
       bump: db.prepare('UPDATE collections SET doc_count = doc_count + ? WHERE id = ?'),
+      index: db.prepare<[string], { name: string; fields: string }>(
+        'SELECT name, fields FROM collection_indexes WHERE engine_name = ?',
+      ),
     };
     // Called inside the batch's transaction, better-sqlite3 runs this one in a savepoint.
     this.insertAllOrNone = db.transaction((collectionId: number, rows: readonly DocumentRow[]) => {
@@ -194,7 +199,8 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         run.map((operation) => operation.row),
       );
     } catch (error) {
-      if (error instanceof IdTaken) return false;
+      // A taken id, or a unique index broken: row by row, each operation gets its own result.
+      if (error instanceof IdTaken || isUniqueFailure(error)) return false;
       throw error;
     }
     deltas.set(collectionId, (deltas.get(collectionId) ?? 0) + run.length);
@@ -207,20 +213,43 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       statement = this.db.prepare(
         `INSERT INTO documents (collection_id, id, data, created_at, updated_at) VALUES ${Array(rows)
           .fill('(?, ?, ?, ?, ?)')
-          .join(', ')} ON CONFLICT DO NOTHING`,
+          .join(', ')} ON CONFLICT (collection_id, id) DO NOTHING`,
       );
       this.insertStatements.set(rows, statement);
     }
     return statement;
   }
 
-  /** One operation with the prepared statements. A failure is found before anything is written. */
+  /**
+   * One operation with the prepared statements. A failure is found before anything is written, or (a unique
+   * index broken) fails the one statement, which SQLite undoes by itself.
+   */
   private applyOne(
     operation: DocumentOperation,
     ids: Map<string, number | undefined>,
     deltas: Map<number, number>,
   ): OperationResult {
-    if (operation.kind === 'refused') return REFUSED;
+    try {
+      return this.applyOneUnchecked(operation, ids, deltas);
+    } catch (error) {
+      const engineName = isUniqueFailure(error) ? failedIndexName(error) : null;
+      const index = engineName ? this.stmt.index.get(engineName) : undefined;
+      if (!index) throw error;
+      return {
+        ok: false,
+        reason: 'refused',
+        violation: uniqueViolation({ name: index.name, fields: JSON.parse(index.fields) }),
+      };
+    }
+  }
+
+  private applyOneUnchecked(
+    operation: DocumentOperation,
+    ids: Map<string, number | undefined>,
+    deltas: Map<number, number>,
+  ): OperationResult {
+    if (operation.kind === 'refused')
+      return operation.violation ? { ok: false, reason: 'refused', violation: operation.violation } : REFUSED;
     const collectionId = ids.get(operation.collection);
     if (collectionId === undefined) return NOT_FOUND;
     switch (operation.kind) {
@@ -245,7 +274,10 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         const { id, updatedAt } = operation;
         const current = this.stmt.get.get(collectionId, id);
         if (!current) return NOT_FOUND;
-        const data = JSON.stringify(operation.change(JSON.parse(current.data)));
+        const changed = operation.change(JSON.parse(current.data));
+        const violation = operation.check?.(changed);
+        if (violation) return { ok: false, reason: 'refused', violation };
+        const data = JSON.stringify(changed);
         this.stmt.replace.get(data, updatedAt, collectionId, id);
         return { ok: true, row: { id, data, createdAt: current.createdAt, updatedAt } };
       }

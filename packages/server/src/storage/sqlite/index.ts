@@ -19,6 +19,7 @@ import { SqliteNotifications } from './notifications.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
 import { SqliteRobots } from './robots.js';
+import { SqliteSchema } from './schema.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
 import { SqliteSignIn } from './sign-in.js';
@@ -92,6 +93,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     jobs: new SqliteJobs(db),
     webhooks: new SqliteWebhooks(db, subscriptions),
     deliveries: new SqliteDeliveries(db, outbox, subscriptions),
+    schema: new SqliteSchema(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -14,8 +14,8 @@ export class SqliteJobs implements JobStore {
   constructor(db: Database.Database) {
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO jobs (id, cluster_id, kind, status, input, counts, bytes, errors, failure, created_at, started_at, updated_at, finished_at)
-         VALUES (@id, @clusterId, @kind, @status, @input, @counts, @bytes, @errors, @failure, @createdAt, @startedAt, @updatedAt, @finishedAt)`,
+        `INSERT INTO jobs (id, cluster_id, kind, status, input, counts, bytes, errors, failure, progress, result, created_at, started_at, updated_at, finished_at)
+         VALUES (@id, @clusterId, @kind, @status, @input, @counts, @bytes, @errors, @failure, @progress, @result, @createdAt, @startedAt, @updatedAt, @finishedAt)`,
       ),
       find: db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`),
       byCluster: db.prepare<[string, number, number], JobRow>(
@@ -38,7 +38,7 @@ export class SqliteJobs implements JobStore {
       ),
       save: db.prepare(
         `UPDATE jobs SET input = @input, status = @status, counts = @counts, bytes = @bytes, errors = @errors, failure = @failure,
-           started_at = @startedAt, updated_at = @updatedAt, finished_at = @finishedAt
+           progress = @progress, result = @result, started_at = @startedAt, updated_at = @updatedAt, finished_at = @finishedAt
          WHERE id = @id AND status = 'running'`,
       ),
       restart: db.prepare(

@@ -2,7 +2,8 @@ import { type CollectionQuery, groupPlan, isGroupedQuery, likeTokens } from '@da
 import type Database from 'better-sqlite3';
 import type { CollectionRef, DocumentRow } from '../documents.js';
 import { groupedStatement } from '../group-sql.js';
-import type { QueryResult, QueryStore } from '../query.js';
+import { plainSteps, sqlitePathLiteral, sqliteSortTerms } from '../index-expressions.js';
+import type { QueryPlan, QueryResult, QueryStore } from '../query.js';
 import { type CompareOp, type FieldRef, QuerySql } from '../query-sql.js';
 import { SqliteCollections } from './collections.js';
 
@@ -43,6 +44,19 @@ export class SqliteQuerySql extends QuerySql {
     return `$${path.map((step) => `.${JSON.stringify(step)}`).join('')}`;
   }
 
+  protected override indexTerm(
+    steps: readonly string[],
+    op: CompareOp,
+    value: string | number | boolean,
+  ): string | null {
+    // In the index's own terms: the rank of the value's type, then json_extract's value, compared as the exact
+    // term compares it (strings as text, numbers as numbers).
+    const plain = plainSteps(steps);
+    if (!plain || typeof value === 'boolean') return null;
+    const [rank, stored] = sqliteSortTerms(sqlitePathLiteral(plain));
+    return `(${rank} = ${typeof value === 'string' ? 3 : 2} AND ${stored} ${op} ${this.bind(value)})`;
+  }
+
   protected compareJson(path: string, op: CompareOp, value: string | number | boolean): string {
     const type = `json_type(data, ${path})`;
     // Booleans compare by their JSON type name; only = reaches here for them.
@@ -79,13 +93,9 @@ export class SqliteQuerySql extends QuerySql {
     return `(COALESCE(json_type(data, ${path}), 'null') = 'null')`;
   }
 
-  protected orderJson(path: string, direction: 'ASC' | 'DESC'): string[] {
-    // The same terms as the list route: type rank, then the value (arrays and objects tie).
-    const type = `json_type(data, ${path})`;
-    return [
-      `(CASE ${type} WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 4 ELSE 0 END) ${direction}`,
-      `(CASE WHEN ${type} IN ('array', 'object') THEN NULL ELSE json_extract(data, ${path}) END) ${direction}`,
-    ];
+  protected orderJson(field: { path: string; steps: readonly string[] }): string[] {
+    const plain = plainSteps(field.steps);
+    return sqliteSortTerms(plain ? sqlitePathLiteral(plain) : field.path);
   }
 
   projection(fields: readonly { path: readonly string[]; as: string }[]): string {
@@ -141,41 +151,72 @@ export class SqliteQuerySql extends QuerySql {
 // Statements are cached by their text; queries come in many shapes, so the cache is emptied when it grows.
 const MAX_CACHED = 256;
 
+/**
+ * The statement of a collection query, and its builder (which holds the parameters). An unknown collection
+ * (`undefined`) still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
+ */
+function statementOf(
+  collectionId: number | undefined,
+  query: CollectionQuery,
+): { sql: string; builder: SqliteQuerySql } {
+  const builder = new SqliteQuerySql();
+  if (isGroupedQuery(query)) {
+    const sql = groupedStatement(builder, groupPlan(query), query, {
+      collection: builder.bind(collectionId ?? null),
+      where: query.where && builder.where(query.where),
+    });
+    return { sql, builder };
+  }
+  const select = builder.select(query);
+  let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId ?? null)}`;
+  if (query.where) sql += ` AND ${builder.where(query.where)}`;
+  if (query.select.kind !== 'count') {
+    sql += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
+    sql += ` ${builder.page(query.limit, query.skip)}`;
+  }
+  return { sql, builder };
+}
+
 /** The SQL helper's queries on SQLite, with the JSON functions. */
 export class SqliteQueries implements QueryStore {
   private readonly collections: SqliteCollections;
   private readonly statements = new Map<string, Database.Statement>();
 
+  private readonly indexName: Database.Statement<[string], { name: string }>;
+
   constructor(private readonly db: Database.Database) {
     this.collections = new SqliteCollections(db);
+    this.indexName = db.prepare('SELECT name FROM collection_indexes WHERE engine_name = ?');
   }
 
   async run(ref: CollectionRef, query: CollectionQuery): Promise<QueryResult> {
     const collectionId = this.collections.find(ref);
-    if (isGroupedQuery(query)) {
-      const builder = new SqliteQuerySql();
-      // An unknown collection still has its one row of aggregates without GROUP BY: a NULL id matches nothing.
-      const sql = groupedStatement(builder, groupPlan(query), query, {
-        collection: builder.bind(collectionId ?? null),
-        where: query.where && builder.where(query.where),
-      });
-      const rows = this.prepare(sql).all(builder.params) as { row: string }[];
-      return { rows: rows.map((r) => r.row) };
-    }
+    const grouped = isGroupedQuery(query);
     const counting = query.select.kind === 'count';
-    if (collectionId === undefined) return counting ? { count: 0 } : { rows: [] };
-    const builder = new SqliteQuerySql();
-    const select = builder.select(query);
-    let sql = `SELECT ${select} FROM documents WHERE collection_id = ${builder.bind(collectionId)}`;
-    if (query.where) sql += ` AND ${builder.where(query.where)}`;
-    if (!counting) {
-      sql += ` ORDER BY ${builder.orderBy(query.sort as { path: string[]; descending: boolean }[])}`;
-      sql += ` ${builder.page(query.limit, query.skip)}`;
-    }
+    if (collectionId === undefined && !grouped) return counting ? { count: 0 } : { rows: [] };
+    const { sql, builder } = statementOf(collectionId, query);
     const statement = this.prepare(sql);
+    if (grouped) return { rows: (statement.all(builder.params) as { row: string }[]).map((r) => r.row) };
     if (counting) return { count: (statement.get(builder.params) as { n: number }).n };
     const rows = statement.all(builder.params) as (DocumentRow & { row: string })[];
     return query.select.kind === 'all' ? { documents: rows } : { rows: rows.map((r) => r.row) };
+  }
+
+  async explain(ref: CollectionRef, query: CollectionQuery): Promise<QueryPlan> {
+    const collectionId = this.collections.find(ref);
+    if (collectionId === undefined) return { indexes: [], plan: [] };
+    const { sql, builder } = statementOf(collectionId, query);
+    const plan = (
+      this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(builder.params) as { detail: string }[]
+    ).map((row) => row.detail);
+    const engineNames = new Set(
+      plan.flatMap((line) => [...line.matchAll(/INDEX (dpx_[A-Za-z0-9_]+)/g)].map((m) => m[1]!)),
+    );
+    const indexes = [...engineNames].flatMap((engineName) => {
+      const row = this.indexName.get(engineName);
+      return row ? [row.name] : [];
+    });
+    return { indexes, plan };
   }
 
   private prepare(sql: string): Database.Statement {
