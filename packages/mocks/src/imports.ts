@@ -201,6 +201,8 @@ export class JobLedger {
     for (const row of rows) {
       ordinal++;
       job.counts.rows = ordinal;
+      // As the server: an import's progress is the rows it read.
+      job.progress = { done: ordinal, total: null };
       if (ordinal <= entry.storedRows) {
         job.counts.inserted++;
         continue;

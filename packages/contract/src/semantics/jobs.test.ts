@@ -36,6 +36,8 @@ describe('newImportJob', () => {
       bytes: 0,
       errors: [],
       failure: null,
+      progress: { done: 0, total: null },
+      result: null,
       createdAt: '2026-03-01T12:00:00.000Z',
       startedAt: '2026-03-01T12:00:00.000Z',
       updatedAt: '2026-03-01T12:00:00.000Z',
