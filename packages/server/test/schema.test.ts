@@ -466,6 +466,16 @@ forEachEngine((server) => {
       };
       expect(after.data).toHaveLength(6);
       expect(after.explain.indexes).not.toContain('by_customer');
+
+      // Built again under the same name, it serves again.
+      const rebuilt = await createIndex(c, { name: 'by_customer', fields: [{ path: 'customer' }] });
+      expect(((await rebuilt.json()) as { status: string }).status).toBe('succeeded');
+      const again = (await (await sql('SELECT * FROM orders WHERE customer = ?', ['c7'])).json()) as {
+        data: unknown[];
+        explain: { indexes: string[]; plan: string[] };
+      };
+      expect(again.data).toHaveLength(6);
+      expect(again.explain.indexes, again.explain.plan.join('\n')).toEqual(['by_customer']);
     });
   });
 
