@@ -370,6 +370,27 @@ forEachEngine((server) => {
       });
     });
 
+    it('of eight long paths is refused where the engine cannot hold its definition, with nothing left', async () => {
+      const step = 'a'.repeat(40);
+      const fields = Array.from({ length: 8 }, (_, i) => ({
+        path: Array.from({ length: 8 }, (_, j) => `${step}${i}${j}`).join('.'),
+        order: 'desc',
+      }));
+      const res = await createIndex('wide', { name: 'wide', fields });
+      const listed = (await (await as('GET', '/api/schema/collections/wide/indexes')).json()) as {
+        data: { name: string }[];
+      };
+      if (t.engine === 'postgres') {
+        // PostgreSQL keeps an index's expressions in one catalog row of at most 8 kB.
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ code: 'validation_error', details: { field: 'fields' } });
+        expect(listed.data).toEqual([]);
+      } else {
+        expect(res.status).toBe(202);
+        expect(listed.data.map((index) => index.name)).toEqual(['wide']);
+      }
+    });
+
     it('over documents that already share values fails, naming examples, with nothing left behind', async () => {
       const c = 'dups';
       for (const _id of ['d1', 'd2'])

@@ -52,7 +52,7 @@ export const schemaRoutes = [
     params: SchemaCollectionParams,
     query: SchemaClusterQuery,
     success: { status: 200, description: 'The validator', schema: Validator },
-    errors: ['not_found'],
+    errors: ['not_found', 'reserved_collection'],
   },
   {
     id: 'schema.validator.put',
@@ -67,7 +67,7 @@ export const schemaRoutes = [
     query: SchemaClusterQuery,
     body: ValidatorInput,
     success: { status: 200, description: 'The validator', schema: Validator },
-    errors: ['validation_error', 'not_found', 'forbidden'],
+    errors: ['validation_error', 'not_found', 'forbidden', 'reserved_collection'],
   },
   {
     id: 'schema.validator.delete',
@@ -81,7 +81,7 @@ export const schemaRoutes = [
     params: SchemaCollectionParams,
     query: SchemaClusterQuery,
     success: { status: 200, description: 'The validator is gone', schema: ValidatorDeleted },
-    errors: ['not_found', 'forbidden'],
+    errors: ['not_found', 'forbidden', 'reserved_collection'],
   },
   {
     id: 'schema.validator.check',
@@ -95,7 +95,7 @@ export const schemaRoutes = [
     params: SchemaCollectionParams,
     query: SchemaClusterQuery,
     success: { status: 202, description: 'The check job', schema: Job },
-    errors: ['not_found', 'forbidden'],
+    errors: ['not_found', 'forbidden', 'reserved_collection'],
   },
   {
     id: 'schema.infer',
@@ -109,7 +109,7 @@ export const schemaRoutes = [
     params: SchemaCollectionParams,
     query: SchemaClusterQuery.extend(InferQuery.shape),
     success: { status: 200, description: 'The proposed schema', schema: InferredSchema },
-    errors: ['not_found'],
+    errors: ['not_found', 'reserved_collection'],
   },
   {
     id: 'schema.collections.drop',
@@ -123,7 +123,7 @@ export const schemaRoutes = [
     params: SchemaCollectionParams,
     query: SchemaClusterQuery,
     success: { status: 202, description: 'The drop job', schema: Job },
-    errors: ['not_found', 'forbidden'],
+    errors: ['not_found', 'forbidden', 'reserved_collection'],
   },
 ] as const satisfies readonly RouteDefinition[];
 
@@ -143,7 +143,7 @@ export const indexRoutes = [
     params: SchemaCollectionParams,
     query: SchemaClusterQuery,
     success: { status: 200, description: 'The indexes', schema: IndexList },
-    errors: ['not_found'],
+    errors: ['not_found', 'reserved_collection'],
   },
   {
     id: 'schema.indexes.create',
@@ -158,7 +158,7 @@ export const indexRoutes = [
     query: SchemaClusterQuery,
     body: IndexCreate,
     success: { status: 202, description: 'The build job, finished', schema: Job },
-    errors: ['validation_error', 'not_found', 'forbidden', 'conflict'],
+    errors: ['validation_error', 'not_found', 'forbidden', 'conflict', 'reserved_collection'],
   },
   {
     id: 'schema.indexes.delete',
@@ -172,7 +172,7 @@ export const indexRoutes = [
     params: IndexParams,
     query: SchemaClusterQuery,
     success: { status: 200, description: 'The index is gone', schema: Deleted },
-    errors: ['not_found', 'forbidden'],
+    errors: ['not_found', 'forbidden', 'reserved_collection'],
   },
 ] as const satisfies readonly RouteDefinition[];
 
@@ -201,7 +201,7 @@ export const schemaKeyRoutes = [
     scopes: ['metadata:read'],
     params: SchemaCollectionParams,
     success: { status: 200, description: 'The validator', schema: Validator },
-    errors: ['not_found'],
+    errors: ['not_found', 'reserved_collection'],
   },
   {
     id: 'data.schema.infer',
@@ -216,7 +216,7 @@ export const schemaKeyRoutes = [
     params: SchemaCollectionParams,
     query: InferQuery,
     success: { status: 200, description: 'The proposed schema', schema: InferredSchema },
-    errors: [],
+    errors: ['reserved_collection'],
   },
   {
     id: 'data.schema.indexes.list',
@@ -229,6 +229,6 @@ export const schemaKeyRoutes = [
     scopes: ['metadata:read'],
     params: SchemaCollectionParams,
     success: { status: 200, description: 'The indexes', schema: IndexList },
-    errors: [],
+    errors: ['reserved_collection'],
   },
 ] as const satisfies readonly RouteDefinition[];

@@ -207,6 +207,15 @@ export class SchemaService {
     );
     if (!build.ok && build.reason === 'taken') throw await this.abandon(job, indexTaken(collection, name));
     if (!build.ok && build.reason === 'too_many') throw await this.abandon(job, tooMany(collection));
+    if (!build.ok && build.reason === 'too_large')
+      throw await this.abandon(
+        job,
+        new ApiError(
+          'validation_error',
+          "The index's fields and paths are too long for the storage engine: use fewer fields or shorter paths",
+          { in: 'body', field: 'fields' },
+        ),
+      );
     const finished = new Date().toISOString();
     const done: JobRecord = build.ok
       ? { ...job, status: 'succeeded', updatedAt: finished, finishedAt: finished }

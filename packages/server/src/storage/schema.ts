@@ -40,6 +40,8 @@ export type IndexBuild =
   | { ok: true; index: IndexRow }
   | { ok: false; reason: 'taken' }
   | { ok: false; reason: 'too_many'; limit: number }
+  /** The engine's limit on an index's definition (PostgreSQL keeps it in one catalog row of 8 kB). */
+  | { ok: false; reason: 'too_large' }
   | { ok: false; reason: 'duplicates'; examples: unknown[][] };
 
 /** Validators of collections (per cluster and collection) and what the collection list reads. */

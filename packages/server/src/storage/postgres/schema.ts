@@ -95,6 +95,8 @@ export class PostgresSchema implements SchemaStore {
       // A failed concurrent build leaves an invalid index behind: drop it, and the record.
       await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
       await this.sql.unsafe('DELETE FROM collection_indexes WHERE engine_name = $1', [engineName]);
+      // 54000, program_limit_exceeded: the index's expressions do not fit its catalog row.
+      if ((error as { code?: string }).code === '54000') return { ok: false, reason: 'too_large' };
       if ((error as { code?: string }).code !== '23505') throw error;
       const shared = await this.sql.unsafe<{ v: unknown[] }[]>(
         `SELECT jsonb_build_array(${expressions.join(', ')}) AS v FROM documents WHERE collection_id = $1
