@@ -10,6 +10,7 @@ import {
 import type { z } from 'zod';
 import { type DataServices, dataBridge } from '../functions/data-bridge.js';
 import { noticeFailing } from '../functions/failing.js';
+import { InvocationLog } from '../functions/invocation-log.js';
 import { ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
@@ -39,6 +40,8 @@ function publicInvocation(row: InvocationRow) {
  * reading is any member's, everything else needs the `functions` action (owners, admins, developers).
  */
 export class FunctionService {
+  private readonly history: InvocationLog;
+
   constructor(
     private readonly storage: Storage,
     private readonly sandbox: Sandbox,
@@ -46,7 +49,16 @@ export class FunctionService {
     private readonly activity: ActivityLog,
     /** Told of every run, whatever started it or how it ended: billing's usage meter. */
     private readonly onInvocation?: (clusterId: string) => void,
-  ) {}
+    /** Where an invocation that could not be recorded is reported. */
+    onRecordError: (error: unknown) => void = () => {},
+  ) {
+    this.history = new InvocationLog(storage.functions, onRecordError);
+  }
+
+  /** Writes the invocations still waiting for their batch; the server calls it on close, before the storage closes. */
+  flushInvocations(): Promise<void> {
+    return this.history.flush();
+  }
 
   async create(userId: string, input: Create) {
     const membership = await this.storage.clusters.membership(userId, input.clusterId ?? null);
@@ -130,6 +142,7 @@ export class FunctionService {
 
   async invocations(userId: string, id: string, page: { limit: number; skip: number }) {
     await this.found(userId, id, 'read');
+    await this.history.flush();
     const { rows, total } = await this.storage.functions.invocations(id, page.limit, page.skip);
     return { data: rows.map(publicInvocation), total, limit: page.limit, skip: page.skip };
   }
@@ -148,7 +161,10 @@ export class FunctionService {
     return answerOf(row, await this.run(row, input, 'http'));
   }
 
-  /** Runs a function and records the invocation; also what triggers call. */
+  /**
+   * Runs a function and records the invocation; also what triggers call. The record joins the next batch of the
+   * invocation log rather than holding the answer up; a failed run waits for it, as the failing streak reads it.
+   */
   async run(row: FunctionRow, input: unknown, trigger: InvocationTrigger): Promise<RunOutcome> {
     const startedAt = new Date().toISOString();
     const outcome = await this.sandbox.run(
@@ -173,9 +189,12 @@ export class FunctionService {
       logs: outcome.logs,
       error: outcome.ok ? null : outcome.error,
     };
-    await this.storage.functions.recordInvocation(invocation);
+    this.history.add(invocation);
     this.onInvocation?.(row.clusterId);
-    if (!outcome.ok) await noticeFailing(this.storage, this.activity, row, invocation);
+    if (!outcome.ok) {
+      await this.history.flush();
+      await noticeFailing(this.storage, this.activity, row, invocation);
+    }
     return outcome;
   }
 
