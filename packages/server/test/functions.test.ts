@@ -195,6 +195,23 @@ forEachEngine(
           ['ok', 'http', ['run 0']],
         ]);
       });
+
+      it('records every run of a burst, and a run whose function is deleted at once leaves no record behind', async () => {
+        const fn = await deploy('export default (input) => input;');
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => invoke(fn._id, i)));
+        expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+        const res = await asUser(t, dev, 'GET', `/api/functions/${fn._id}/invocations?limit=100`);
+        expect(((await res.json()) as { total: number }).total).toBe(20);
+
+        // Its invocation waits for the next batch; when the delete comes first, the batch leaves the run out.
+        const gone = await deploy('export default (input) => input;');
+        expect((await invoke(gone._id, 1)).status).toBe(200);
+        expect((await asUser(t, dev, 'DELETE', `/api/functions/${gone._id}`)).status).toBe(200);
+        const again = await invoke(fn._id, { after: true });
+        expect(again.status).toBe(200);
+        const after = await asUser(t, dev, 'GET', `/api/functions/${fn._id}/invocations?limit=1`);
+        expect(((await after.json()) as { total: number }).total).toBe(21);
+      });
     });
 
     describe('the sandbox', () => {
