@@ -214,6 +214,35 @@ forEachEngine(
       });
     });
 
+    describe('warm isolates', () => {
+      it("starts a version's first run in the isolate its deploy checked, module loaded once", async () => {
+        const code = 'const loadedAt = Date.now(); export default () => loadedAt;';
+        const fn = await deploy(code);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const before = Date.now();
+        const first = (await (await invoke(fn._id)).json()) as { result: number };
+        expect(first.result).toBeLessThan(before - 200);
+        const next = await asUser(t, dev, 'PUT', `/api/functions/${fn._id}`, { code });
+        expect(next.status).toBe(200);
+        const second = (await (await invoke(fn._id)).json()) as { result: number };
+        expect(second.result).toBeGreaterThan(first.result);
+      });
+
+      it('lets the runs of a version in flight end when a deploy replaces it', async () => {
+        const slow =
+          'export default (input) => { const until = Date.now() + 400; while (Date.now() < until); return input; };';
+        const fn = await deploy(slow);
+        const running = invoke(fn._id, { v: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const next = await asUser(t, dev, 'PUT', `/api/functions/${fn._id}`, { code: slow });
+        expect(next.status).toBe(200);
+        const answer = await running;
+        expect(answer.status, await answer.clone().text()).toBe(200);
+        expect(await answer.json()).toMatchObject({ result: { v: 1 } });
+        expect(await (await invoke(fn._id, { v: 2 })).json()).toMatchObject({ result: { v: 2 } });
+      });
+    });
+
     describe('the sandbox', () => {
       /** Each probe returns what it could reach; none may reach anything of the host. */
       it.each([

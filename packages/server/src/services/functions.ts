@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { type DataServices, dataBridge } from '../functions/data-bridge.js';
 import { noticeFailing } from '../functions/failing.js';
 import { InvocationLog } from '../functions/invocation-log.js';
-import { ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
+import { type CheckedModule, ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
 import { ulid } from '../ids.js';
@@ -80,7 +80,7 @@ export class FunctionService {
       memoryMb: input.memoryMb ?? FUNCTION_LIMITS.defaultMemoryMb,
     };
     const env = input.env ?? {};
-    await this.checkModule({ code: input.code, env, ...limits });
+    const checked = await this.checkModule({ code: input.code, env, ...limits });
     const now = new Date().toISOString();
     const row = {
       id: `fn_${ulid()}`,
@@ -92,10 +92,15 @@ export class FunctionService {
       createdAt: now,
       updatedAt: now,
     };
-    if ((await this.storage.functions.create(row)) === 'name_taken')
-      throw new ApiError('conflict', `The cluster already has a function named "${input.name}"`, {
-        name: input.name,
-      });
+    try {
+      if ((await this.storage.functions.create(row)) === 'name_taken')
+        throw new ApiError('conflict', `The cluster already has a function named "${input.name}"`, {
+          name: input.name,
+        });
+      checked.keep(`${row.id}@1`);
+    } finally {
+      checked.dispose();
+    }
     return publicFunction({ ...row, version: 1 });
   }
 
@@ -122,18 +127,24 @@ export class FunctionService {
       timeoutMs: input.timeoutMs ?? row.timeoutMs,
       memoryMb: input.memoryMb ?? row.memoryMb,
     };
-    await this.checkModule(next);
-    const deployed = await this.storage.functions.deploy(id, {
-      ...next,
-      updatedAt: new Date().toISOString(),
-    });
-    if (deployed === null) throw notFound(id);
-    return publicFunction(deployed);
+    const checked = await this.checkModule(next);
+    try {
+      const deployed = await this.storage.functions.deploy(id, {
+        ...next,
+        updatedAt: new Date().toISOString(),
+      });
+      if (deployed === null) throw notFound(id);
+      checked.keep(`${id}@${deployed.version}`);
+      return publicFunction(deployed);
+    } finally {
+      checked.dispose();
+    }
   }
 
   async delete(userId: string, id: string) {
     await this.found(userId, id, 'functions');
     if (!(await this.storage.functions.delete(id))) throw notFound(id);
+    this.sandbox.retire(id);
     // A trigger that could only fail from now on goes with its function, and so does its hidden subscription.
     for (const trigger of await this.storage.triggers.deleteTargeting({ function: id }))
       await this.storage.webhooks.delete(trigger.clusterId, triggerSubscriptionId(trigger.id));
@@ -198,15 +209,18 @@ export class FunctionService {
     return outcome;
   }
 
-  /** Loads the module in the sandbox with its limits: what cannot run is 400 and is not stored. */
+  /**
+   * Loads the module in the sandbox with its limits: what cannot run is 400 and is not stored. What can is the
+   * version's warm isolate once stored (`keep`), so the first run after a deploy does not load it again.
+   */
   private async checkModule(program: {
     code: string;
     env: Record<string, string>;
     timeoutMs: number;
     memoryMb: number;
-  }): Promise<void> {
+  }): Promise<CheckedModule> {
     try {
-      await this.sandbox.check(program);
+      return await this.sandbox.check(program);
     } catch (error) {
       if (error instanceof ModuleError)
         throw new ApiError('validation_error', error.message, { in: 'body', field: 'code' });
