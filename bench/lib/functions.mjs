@@ -112,7 +112,7 @@ export async function runFunctionsBenchmark({
     const server = await startChild(referenceScript, ['-', dataDir], { env: { DATABASE_URL: databaseUrl } });
     const { pool, get, deploy } = await requestsOf(server, dataDir);
     try {
-      // The first invoke of each fresh function: its isolate is made, the module compiled and run.
+      // The first invoke of each fresh function: it runs in the isolate the deploy's check made and loaded.
       const first = [];
       for (let i = 0; i < firsts; i++) {
         const invoke = await deploy();
@@ -168,7 +168,7 @@ export function renderFunctionsSection(results, { command, date, load }) {
     '(`export default (input) => input;`) invoked by key over HTTP (`POST /api/v1/functions/{name}/invoke`) against a',
     `GET by id of one document on the same server, in one run: latencies from ${results.count.toLocaleString('en-US')}`,
     `requests one after another, rates from ${results.connections} connections for ${results.seconds} s each, and the`,
-    `first invoke of ${results.firsts} freshly deployed functions (a new isolate, the module compiled and run). Goals`,
+    `first invoke of ${results.firsts} freshly deployed functions (in the isolate the deploy's check made and loaded). Goals`,
     '(issue 18): rate ≥ 0.5× the GET rate, p50 added latency ≤ 5 ms, first invoke ≤ 50 ms.',
     '',
     '| engine | GET req/s | invoke req/s | invoke / GET | GET p50 ms | invoke p50 ms | added p50 ms | first invoke ms |',
