@@ -144,10 +144,11 @@ export async function runFunctionsBenchmark({
       await latencies(pool, get, 200, 200);
       await latencies(pool, invoke, 200, 200);
       await waitForQuiet([...processTree(server.pid), ...(engine === 'postgres' ? postgres.pids() : [])]);
-      const [
-        { times: getTimes, rps: getRate },
-        { times: invokeTimes, rps: invokeRate },
-      ] = await sideBySide(pool, [get, invoke], { count, connections, seconds });
+      const [{ times: getTimes, rps: getRate }, { times: invokeTimes, rps: invokeRate }] = await sideBySide(
+        pool,
+        [get, invoke],
+        { count, connections, seconds },
+      );
       const result = {
         get: { p50: quantile(getTimes, 0.5), p99: quantile(getTimes, 0.99), rps: getRate },
         invoke: { p50: quantile(invokeTimes, 0.5), p99: quantile(invokeTimes, 0.99), rps: invokeRate },

@@ -187,6 +187,10 @@ export class TriggerModel {
 
 function targetNotFound(target: TriggerTarget): ApiError {
   return 'function' in target
-    ? new ApiError('not_found', `Function "${target.function}" not found in the trigger's cluster`, { ...target })
-    : new ApiError('not_found', `Webhook "${target.webhook}" not found in the trigger's cluster`, { ...target });
+    ? new ApiError('not_found', `Function "${target.function}" not found in the trigger's cluster`, {
+        ...target,
+      })
+    : new ApiError('not_found', `Webhook "${target.webhook}" not found in the trigger's cluster`, {
+        ...target,
+      });
 }
