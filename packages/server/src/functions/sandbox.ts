@@ -115,6 +115,8 @@ export class Sandbox {
     let warm: Warm;
     try {
       warm = await this.warmFor(program);
+      // A deploy may have retired it, idle, while this run waited for it: the version gets a new one.
+      if (warm.retired && warm.isolate.isDisposed) warm = await this.warmFor(program);
     } catch (error) {
       return { ok: false, failure: 'error', error: errorOf(error), logs, durationMs: elapsed() };
     }
