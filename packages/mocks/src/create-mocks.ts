@@ -355,6 +355,7 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
   state.keys.tierOf = (key) =>
     'owner' in key ? userTier(state, (key as ManagedKey).owner.userId) : undefined;
   state.documents.onChange((change) => state.webhooks.capture(change));
+  state.accounts.triggers.webhooks = (id) => state.webhooks.get(id);
   state.accounts.devices.configure({ baseUrl, ...options.deviceSignIn });
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
   return {

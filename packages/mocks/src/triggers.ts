@@ -14,13 +14,20 @@ interface MockTrigger extends Trigger {
   runs: TriggerRun[];
 }
 
+/** How the triggers find a webhook subscription by id (the mocks keep webhooks apart from clusters). */
+export type WebhookLookup = (id: string) => { delivery: string } | undefined;
+
 /**
- * Triggers as the mocks keep them, with the server's role rules and target checks. Nothing fires on its own in
- * the mocks (no clock, no outbox); a manual run is recorded as a run that succeeded at once.
+ * Triggers as the mocks keep them, with the server's role rules and target checks (a function or a webhook
+ * delivered over HTTP). Nothing fires on its own in the mocks (no clock, no outbox, no posts); a manual run is
+ * recorded as a run that succeeded at once.
  */
 export class TriggerModel {
   readonly #triggers = new Map<string, MockTrigger>();
   readonly #id = createIdGenerator();
+
+  /** Set by the mock instance to its webhook store; until then, no webhook target is found. */
+  webhooks: WebhookLookup = () => undefined;
 
   constructor(private readonly functions: FunctionModel) {}
 
@@ -38,11 +45,11 @@ export class TriggerModel {
       clusterId?: string;
     },
   ) {
-    const fn = this.#target(caller, body.target);
+    const targetCluster = this.#target(caller, body.target, body.clusterId);
     const trigger: MockTrigger = {
       _id: `trg_${this.#id()}`,
       name: body.name,
-      clusterId: body.clusterId ?? fn.clusterId,
+      clusterId: body.clusterId ?? targetCluster,
       source: body.source,
       target: body.target,
       active: body.active ?? true,
@@ -50,7 +57,7 @@ export class TriggerModel {
       lastRunAt: null,
       runs: [],
     };
-    if (trigger.clusterId !== fn.clusterId) throw targetNotFound(body.target);
+    if (trigger.clusterId !== targetCluster) throw targetNotFound(body.target);
     this.#triggers.set(trigger._id, trigger);
     return this.#public(trigger);
   }
@@ -79,7 +86,7 @@ export class TriggerModel {
     change: Partial<Pick<Trigger, 'name' | 'source' | 'target' | 'active'>>,
   ) {
     const trigger = this.#require(caller, id, 'triggers');
-    if (change.target !== undefined) this.#target(caller, change.target);
+    if (change.target !== undefined) this.#target(caller, change.target, trigger.clusterId);
     Object.assign(trigger, Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)));
     return this.#public(trigger);
   }
@@ -134,15 +141,28 @@ export class TriggerModel {
     return queued;
   }
 
-  #target(caller: FunctionCaller, target: TriggerTarget) {
-    // The mocks keep webhooks apart from clusters, so a webhook target's cluster cannot be checked here.
-    if ('webhook' in target)
-      throw new ApiError('validation_error', 'The mocks take function targets only', {
-        in: 'body',
-        field: 'target',
-      });
+  /**
+   * The cluster of the target, checked as the server checks it: a function of a cluster where the caller may
+   * manage triggers, or a webhook delivered over HTTP. A webhook has no cluster in the mocks, so it stands in
+   * `clusterId` (the trigger's), or in the caller's own cluster when the body names none.
+   */
+  #target(caller: FunctionCaller, target: TriggerTarget, clusterId: string | undefined): string {
+    if ('webhook' in target) {
+      const membership = caller.clusters.membership(caller.userId, caller.account, clusterId ?? null);
+      const webhook = this.webhooks(target.webhook);
+      if (!membership || !webhook) throw targetNotFound(target);
+      const violation = checkClusterAccess(membership.role, 'triggers');
+      if (violation) throw ApiError.fromViolation(violation);
+      if (webhook.delivery !== 'http')
+        throw new ApiError(
+          'validation_error',
+          'Invalid body field "target.webhook": a webhook delivered as a stream cannot be a target',
+          { in: 'body', field: 'target.webhook' },
+        );
+      return membership.clusterId;
+    }
     try {
-      return this.functions.find(caller, target.function, 'triggers');
+      return this.functions.find(caller, target.function, 'triggers').clusterId;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'not_found') throw targetNotFound(target);
       throw error;
@@ -166,6 +186,11 @@ export class TriggerModel {
 }
 
 function targetNotFound(target: TriggerTarget): ApiError {
-  const id = 'function' in target ? target.function : target.webhook;
-  return new ApiError('not_found', `Target "${id}" not found in the trigger's cluster`, { ...target });
+  return 'function' in target
+    ? new ApiError('not_found', `Function "${target.function}" not found in the trigger's cluster`, {
+        ...target,
+      })
+    : new ApiError('not_found', `Webhook "${target.webhook}" not found in the trigger's cluster`, {
+        ...target,
+      });
 }

@@ -216,6 +216,7 @@ export async function buildApp(
     { documents, sql, billingStatus: (clusterId) => billedStatus(storage, clusterId) },
     activity,
     meter ? (clusterId) => meter.recordFunctionInvocation(clusterId) : undefined,
+    (error) => app.log.error({ err: error }, 'function invocations not recorded'),
   );
   const clock = options.clock ?? systemClock;
   const triggerRunner = new TriggerRunner(storage, functions, app.log, webhooks.sender);
@@ -226,6 +227,8 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await scheduler.stop();
     await triggerRunner.drain();
+    // Runs of the last few milliseconds are still in the invocation log's batch; the storage closes after this.
+    await functions.flushInvocations();
   });
   const triggers = new TriggerService(storage, triggerRunner, clock);
 

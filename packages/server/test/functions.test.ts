@@ -195,6 +195,52 @@ forEachEngine(
           ['ok', 'http', ['run 0']],
         ]);
       });
+
+      it('records every run of a burst, and a run whose function is deleted at once leaves no record behind', async () => {
+        const fn = await deploy('export default (input) => input;');
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => invoke(fn._id, i)));
+        expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+        const res = await asUser(t, dev, 'GET', `/api/functions/${fn._id}/invocations?limit=100`);
+        expect(((await res.json()) as { total: number }).total).toBe(20);
+
+        // Its invocation waits for the next batch; when the delete comes first, the batch leaves the run out.
+        const gone = await deploy('export default (input) => input;');
+        expect((await invoke(gone._id, 1)).status).toBe(200);
+        expect((await asUser(t, dev, 'DELETE', `/api/functions/${gone._id}`)).status).toBe(200);
+        const again = await invoke(fn._id, { after: true });
+        expect(again.status).toBe(200);
+        const after = await asUser(t, dev, 'GET', `/api/functions/${fn._id}/invocations?limit=1`);
+        expect(((await after.json()) as { total: number }).total).toBe(21);
+      });
+    });
+
+    describe('warm isolates', () => {
+      it("starts a version's first run in the isolate its deploy checked, module loaded once", async () => {
+        const code = 'const loadedAt = Date.now(); export default () => loadedAt;';
+        const fn = await deploy(code);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const before = Date.now();
+        const first = (await (await invoke(fn._id)).json()) as { result: number };
+        expect(first.result).toBeLessThan(before - 200);
+        const next = await asUser(t, dev, 'PUT', `/api/functions/${fn._id}`, { code });
+        expect(next.status).toBe(200);
+        const second = (await (await invoke(fn._id)).json()) as { result: number };
+        expect(second.result).toBeGreaterThan(first.result);
+      });
+
+      it('lets the runs of a version in flight end when a deploy replaces it', async () => {
+        const slow =
+          'export default (input) => { const until = Date.now() + 400; while (Date.now() < until); return input; };';
+        const fn = await deploy(slow);
+        const running = invoke(fn._id, { v: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const next = await asUser(t, dev, 'PUT', `/api/functions/${fn._id}`, { code: slow });
+        expect(next.status).toBe(200);
+        const answer = await running;
+        expect(answer.status, await answer.clone().text()).toBe(200);
+        expect(await answer.json()).toMatchObject({ result: { v: 1 } });
+        expect(await (await invoke(fn._id, { v: 2 })).json()).toMatchObject({ result: { v: 2 } });
+      });
     });
 
     describe('the sandbox', () => {

@@ -39,6 +39,18 @@ interface Warm {
   calls: Map<number, { host: HostCall; logs: string[] }>;
   /** Set when the host disposed of the isolate (a run's time ran out), as opposed to isolated-vm (its heap did). */
   stoppedByHost: boolean;
+  /** Runs in the isolate now. */
+  running: number;
+  /** Set when a newer version replaced it: disposed of once its last run ends. */
+  retired: boolean;
+}
+
+/** A module `check` loaded: kept as the warm isolate of the version stored, or disposed of (what is not kept). */
+export interface CheckedModule {
+  /** Keeps the isolate for the runs of `key` (`<function id>@<version>`), retiring the function's other versions. */
+  keep(key: string): void;
+  /** Disposes of the isolate unless it was kept. */
+  dispose(): void;
 }
 
 /** A module the sandbox refused to load: a syntax error, an import, a throw at the top level, no default export. */
@@ -51,7 +63,8 @@ const NO_IMPORTS = 'Functions cannot import modules: everything they reach is in
  * so no run can reach the host's objects, files, process or network, nor another function's state. Code runs on
  * isolated-vm's threads, never on the event loop, so a function that loops forever stalls nothing else: when its
  * time is up the host disposes of its isolate, which stops it. An isolate is kept warm for the next run of the same
- * version; deploying a new version, a timeout or an exhausted heap drops it.
+ * version, from the deploy's own check on; a timeout or an exhausted heap drops it, and a newer version or the
+ * function's deletion retires it once its runs in flight end.
  */
 export class Sandbox {
   private readonly warm = new Map<string, Promise<Warm>>();
@@ -59,10 +72,39 @@ export class Sandbox {
   private readonly loaded = new Map<string, Warm>();
   private nextRun = 0;
 
-  /** Compiles and loads the module in a throwaway isolate; throws `ModuleError` when it could not be run. */
-  async check(program: Omit<SandboxProgram, 'key'>): Promise<void> {
+  /**
+   * Compiles and loads the module in a new isolate; throws `ModuleError` when it could not be run. The isolate is
+   * the one the version's first run will use once the caller keeps it, so a run after a deploy starts warm.
+   */
+  async check(program: Omit<SandboxProgram, 'key'>): Promise<CheckedModule> {
     const warm = await this.load({ ...program, key: 'check' });
-    warm.isolate.dispose();
+    let settled = false;
+    return {
+      keep: (key) => {
+        if (settled) return;
+        settled = true;
+        this.keep(key, warm);
+      },
+      dispose: () => {
+        if (settled) return;
+        settled = true;
+        warm.isolate.dispose();
+      },
+    };
+  }
+
+  /**
+   * Forgets the warm isolates of the function `functionId` (all its versions, or all but `except`): each is
+   * disposed of when its last run in flight ends, so no run fails for it.
+   */
+  retire(functionId: string, except?: string): void {
+    for (const [key, warm] of this.loaded) {
+      if (key === except || !key.startsWith(`${functionId}@`)) continue;
+      this.warm.delete(key);
+      this.loaded.delete(key);
+      warm.retired = true;
+      if (warm.running === 0 && !warm.isolate.isDisposed) warm.isolate.dispose();
+    }
   }
 
   /** Runs the function once with `input` (JSON text); `host` serves its `ctx.data` calls. */
@@ -73,11 +115,14 @@ export class Sandbox {
     let warm: Warm;
     try {
       warm = await this.warmFor(program);
+      // A deploy may have retired it, idle, while this run waited for it: the version gets a new one.
+      if (warm.retired && warm.isolate.isDisposed) warm = await this.warmFor(program);
     } catch (error) {
       return { ok: false, failure: 'error', error: errorOf(error), logs, durationMs: elapsed() };
     }
     const runId = this.nextRun++;
     warm.calls.set(runId, { host, logs });
+    warm.running += 1;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -120,6 +165,8 @@ export class Sandbox {
     } finally {
       clearTimeout(timer);
       warm.calls.delete(runId);
+      warm.running -= 1;
+      if (warm.retired && warm.running === 0 && !warm.isolate.isDisposed) warm.isolate.dispose();
     }
   }
 
@@ -130,6 +177,17 @@ export class Sandbox {
       this.loaded.delete(key);
       pending.then((w) => w.isolate.isDisposed || w.isolate.dispose()).catch(() => {});
     }
+  }
+
+  /** Makes `warm` the isolate of `key`, unless a run already loaded one, and retires the function's other versions. */
+  private keep(key: string, warm: Warm): void {
+    this.retire(key.slice(0, key.lastIndexOf('@')), key);
+    if (this.warm.has(key)) {
+      warm.isolate.dispose();
+      return;
+    }
+    this.warm.set(key, Promise.resolve(warm));
+    this.loaded.set(key, warm);
   }
 
   private warmFor(program: SandboxProgram): Promise<Warm> {
@@ -186,7 +244,7 @@ export class Sandbox {
         throw new ModuleError(
           'The module must export a function: `export default async function (input, ctx) {…}`',
         );
-      return { isolate, runner, fn, calls, stoppedByHost: false };
+      return { isolate, runner, fn, calls, stoppedByHost: false, running: 0, retired: false };
     } catch (error) {
       if (!isolate.isDisposed) isolate.dispose();
       throw error;

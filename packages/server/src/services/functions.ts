@@ -10,7 +10,8 @@ import {
 import type { z } from 'zod';
 import { type DataServices, dataBridge } from '../functions/data-bridge.js';
 import { noticeFailing } from '../functions/failing.js';
-import { ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
+import { InvocationLog } from '../functions/invocation-log.js';
+import { type CheckedModule, ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
 import { ulid } from '../ids.js';
@@ -39,6 +40,8 @@ function publicInvocation(row: InvocationRow) {
  * reading is any member's, everything else needs the `functions` action (owners, admins, developers).
  */
 export class FunctionService {
+  private readonly history: InvocationLog;
+
   constructor(
     private readonly storage: Storage,
     private readonly sandbox: Sandbox,
@@ -46,7 +49,16 @@ export class FunctionService {
     private readonly activity: ActivityLog,
     /** Told of every run, whatever started it or how it ended: billing's usage meter. */
     private readonly onInvocation?: (clusterId: string) => void,
-  ) {}
+    /** Where an invocation that could not be recorded is reported. */
+    onRecordError: (error: unknown) => void = () => {},
+  ) {
+    this.history = new InvocationLog(storage.functions, onRecordError);
+  }
+
+  /** Writes the invocations still waiting for their batch; the server calls it on close, before the storage closes. */
+  flushInvocations(): Promise<void> {
+    return this.history.flush();
+  }
 
   async create(userId: string, input: Create) {
     const membership = await this.storage.clusters.membership(userId, input.clusterId ?? null);
@@ -68,7 +80,7 @@ export class FunctionService {
       memoryMb: input.memoryMb ?? FUNCTION_LIMITS.defaultMemoryMb,
     };
     const env = input.env ?? {};
-    await this.checkModule({ code: input.code, env, ...limits });
+    const checked = await this.checkModule({ code: input.code, env, ...limits });
     const now = new Date().toISOString();
     const row = {
       id: `fn_${ulid()}`,
@@ -80,10 +92,15 @@ export class FunctionService {
       createdAt: now,
       updatedAt: now,
     };
-    if ((await this.storage.functions.create(row)) === 'name_taken')
-      throw new ApiError('conflict', `The cluster already has a function named "${input.name}"`, {
-        name: input.name,
-      });
+    try {
+      if ((await this.storage.functions.create(row)) === 'name_taken')
+        throw new ApiError('conflict', `The cluster already has a function named "${input.name}"`, {
+          name: input.name,
+        });
+      checked.keep(`${row.id}@1`);
+    } finally {
+      checked.dispose();
+    }
     return publicFunction({ ...row, version: 1 });
   }
 
@@ -110,18 +127,24 @@ export class FunctionService {
       timeoutMs: input.timeoutMs ?? row.timeoutMs,
       memoryMb: input.memoryMb ?? row.memoryMb,
     };
-    await this.checkModule(next);
-    const deployed = await this.storage.functions.deploy(id, {
-      ...next,
-      updatedAt: new Date().toISOString(),
-    });
-    if (deployed === null) throw notFound(id);
-    return publicFunction(deployed);
+    const checked = await this.checkModule(next);
+    try {
+      const deployed = await this.storage.functions.deploy(id, {
+        ...next,
+        updatedAt: new Date().toISOString(),
+      });
+      if (deployed === null) throw notFound(id);
+      checked.keep(`${id}@${deployed.version}`);
+      return publicFunction(deployed);
+    } finally {
+      checked.dispose();
+    }
   }
 
   async delete(userId: string, id: string) {
     await this.found(userId, id, 'functions');
     if (!(await this.storage.functions.delete(id))) throw notFound(id);
+    this.sandbox.retire(id);
     // A trigger that could only fail from now on goes with its function, and so does its hidden subscription.
     for (const trigger of await this.storage.triggers.deleteTargeting({ function: id }))
       await this.storage.webhooks.delete(trigger.clusterId, triggerSubscriptionId(trigger.id));
@@ -130,6 +153,7 @@ export class FunctionService {
 
   async invocations(userId: string, id: string, page: { limit: number; skip: number }) {
     await this.found(userId, id, 'read');
+    await this.history.flush();
     const { rows, total } = await this.storage.functions.invocations(id, page.limit, page.skip);
     return { data: rows.map(publicInvocation), total, limit: page.limit, skip: page.skip };
   }
@@ -148,7 +172,10 @@ export class FunctionService {
     return answerOf(row, await this.run(row, input, 'http'));
   }
 
-  /** Runs a function and records the invocation; also what triggers call. */
+  /**
+   * Runs a function and records the invocation; also what triggers call. The record joins the next batch of the
+   * invocation log rather than holding the answer up; a failed run waits for it, as the failing streak reads it.
+   */
   async run(row: FunctionRow, input: unknown, trigger: InvocationTrigger): Promise<RunOutcome> {
     const startedAt = new Date().toISOString();
     const outcome = await this.sandbox.run(
@@ -173,21 +200,27 @@ export class FunctionService {
       logs: outcome.logs,
       error: outcome.ok ? null : outcome.error,
     };
-    await this.storage.functions.recordInvocation(invocation);
+    this.history.add(invocation);
     this.onInvocation?.(row.clusterId);
-    if (!outcome.ok) await noticeFailing(this.storage, this.activity, row, invocation);
+    if (!outcome.ok) {
+      await this.history.flush();
+      await noticeFailing(this.storage, this.activity, row, invocation);
+    }
     return outcome;
   }
 
-  /** Loads the module in the sandbox with its limits: what cannot run is 400 and is not stored. */
+  /**
+   * Loads the module in the sandbox with its limits: what cannot run is 400 and is not stored. What can is the
+   * version's warm isolate once stored (`keep`), so the first run after a deploy does not load it again.
+   */
   private async checkModule(program: {
     code: string;
     env: Record<string, string>;
     timeoutMs: number;
     memoryMb: number;
-  }): Promise<void> {
+  }): Promise<CheckedModule> {
     try {
-      await this.sandbox.check(program);
+      return await this.sandbox.check(program);
     } catch (error) {
       if (error instanceof ModuleError)
         throw new ApiError('validation_error', error.message, { in: 'body', field: 'code' });

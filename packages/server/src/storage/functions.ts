@@ -65,7 +65,11 @@ export interface FunctionStore {
   deploy(id: string, deployment: FunctionDeployment): Promise<FunctionRow | null>;
   /** Removes the function and its invocations; false when there was none. */
   delete(id: string): Promise<boolean>;
-  recordInvocation(invocation: InvocationRow): Promise<void>;
+  /**
+   * Stores runs in one write, in the order given, without waiting for the write's flush to disk (history, not data);
+   * a run of a function deleted meanwhile is left out.
+   */
+  recordInvocations(invocations: InvocationRow[]): Promise<void>;
   /** Newest first. */
   invocations(functionId: string, limit: number, skip: number): Promise<Page<InvocationRow>>;
 }

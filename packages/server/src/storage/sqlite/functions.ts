@@ -33,7 +33,7 @@ const VISIBLE = `cluster_id IN (SELECT cluster_id FROM cluster_members
 /** Functions on SQLite. */
 export class SqliteFunctions implements FunctionStore {
   private readonly stmt;
-  /** An invocation is history, not data: recorded without waiting for its fsync (see relaxed.ts). */
+  /** Invocations are history, not data: recorded without waiting for their fsync (see relaxed.ts). */
   private readonly recordTx;
 
   constructor(db: Database.Database) {
@@ -60,7 +60,8 @@ export class SqliteFunctions implements FunctionStore {
       delete: db.prepare('DELETE FROM functions WHERE id = ?'),
       record: db.prepare(
         `INSERT INTO function_invocations (id, function_id, version, status, started_by, duration_ms, started_at, logs, error)
-         VALUES (@id, @functionId, @version, @status, @trigger, @durationMs, @startedAt, @logs, @error)`,
+         SELECT @id, @functionId, @version, @status, @trigger, @durationMs, @startedAt, @logs, @error
+         WHERE EXISTS (SELECT 1 FROM functions WHERE id = @functionId)`,
       ),
       invocations: db.prepare<[string, number, number], StoredInvocation>(
         `SELECT ${INVOCATION_COLUMNS} FROM function_invocations WHERE function_id = ?
@@ -73,7 +74,14 @@ export class SqliteFunctions implements FunctionStore {
     const record = this.stmt.record;
     this.recordTx = relaxed(
       db,
-      db.transaction((row: Record<string, unknown>) => record.run(row)),
+      db.transaction((rows: InvocationRow[]) => {
+        for (const row of rows)
+          record.run({
+            ...row,
+            logs: JSON.stringify(row.logs),
+            error: row.error === null ? null : JSON.stringify(row.error),
+          });
+      }),
       synchronousOf(db),
     );
   }
@@ -113,12 +121,8 @@ export class SqliteFunctions implements FunctionStore {
     return this.stmt.delete.run(id).changes === 1;
   }
 
-  async recordInvocation(invocation: InvocationRow): Promise<void> {
-    this.recordTx({
-      ...invocation,
-      logs: JSON.stringify(invocation.logs),
-      error: invocation.error === null ? null : JSON.stringify(invocation.error),
-    });
+  async recordInvocations(invocations: InvocationRow[]): Promise<void> {
+    this.recordTx(invocations);
   }
 
   async invocations(functionId: string, limit: number, skip: number): Promise<Page<InvocationRow>> {
