@@ -3,6 +3,7 @@ import type {
   deviceRoutes,
   identityProviderRoutes,
   logsRoutes,
+  SettingsPatch,
   settingsRoutes,
   webauthnRoutes,
 } from '@dataplatform/contract';
@@ -137,6 +138,10 @@ export const accountOperations: Record<RouteId, Operation> = {
   'webauthn.list': operation(({ account }) => ({ body: account.model.passkeys.list(userId(account)) })),
   'webauthn.delete': operation(({ params, account }) => ({
     body: account.model.passkeys.remove(userId(account), params.passkeyId!),
+  })),
+  'settings.get': operation(({ account }) => ({ body: account.model.settings(userId(account)) })),
+  'settings.update': operation(({ body, account }) => ({
+    body: account.model.updateSettings(userId(account), body as SettingsPatch, account.client),
   })),
   'settings.getIpAllowlist': operation(({ account }) => ({
     body: account.model.ipAllowlist(userId(account), account.client),

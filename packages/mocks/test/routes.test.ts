@@ -90,6 +90,8 @@ async function accountBody(
       return { name: 'route check' };
     case 'settings.setIpAllowlist':
       return { entries: ['127.0.0.1'] };
+    case 'settings.update':
+      return { account: { timezone: 'Europe/Paris' } };
     case 'webauthn.register':
       return passkeyRegistration(token, 'route-check-credential');
     case 'auth.deviceApprove':

@@ -63,6 +63,8 @@ const NAMES = [
   'Robot',
   'RobotCreate',
   'RobotList',
+  'Settings',
+  'SettingsPatch',
   'SignInRequest',
   'SignUpRequest',
   'SqlCondition',

@@ -535,6 +535,22 @@ export type RobotCreate = {
 
 export type RobotList = { data: { _id: string; name: string; scopes: string[]; createdAt: string }[] };
 
+/** The settings as the API answers them. */
+export type Settings = {
+  account: { name: string; timezone: string };
+  security: { ipAllowlist: string[]; sessionLifetimeHours: number };
+  data: { defaultClusterId: string | null };
+};
+
+/** A merge patch of the settings. */
+export type SettingsPatch = {
+  account?: { name?: string | undefined; timezone?: string | null | undefined } | undefined;
+  security?:
+    | { ipAllowlist?: string[] | undefined; sessionLifetimeHours?: number | null | undefined }
+    | undefined;
+  data?: { defaultClusterId?: string | null | undefined } | undefined;
+};
+
 /** Body of sign-in. */
 export type SignInRequest = { email: string; password: string };
 

@@ -55,6 +55,8 @@ export type {
   Robot,
   RobotCreate,
   RobotList,
+  Settings as AccountSettings,
+  SettingsPatch,
   SignInRequest,
   SignUpRequest,
   SqlCondition,

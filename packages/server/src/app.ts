@@ -242,7 +242,7 @@ export async function buildApp(
         publicUrl().startsWith('https:'),
       ),
       ...webauthnHandlers(new PasskeyService(storage, accounts, activity, relyingParty)),
-      ...settingsHandlers(new SettingsService(storage, activity)),
+      ...settingsHandlers(new SettingsService(storage, activity, config.sessionTtlSeconds)),
       ...logsHandlers(activity),
       ...clusterHandlers(new ClusterService(storage, config.regions, deletions)),
       ...memberHandlers(

@@ -14,6 +14,7 @@ import type { QueryStore } from './query.js';
 import type { RobotStore } from './robots.js';
 import type { ServerSecretStore } from './secrets.js';
 import type { SessionStore } from './sessions.js';
+import type { UserSettingsStore } from './settings.js';
 import type { SignInStore } from './sign-in.js';
 import type { TaskStore } from './tasks.js';
 import type { TriggerStore } from './triggers.js';
@@ -40,6 +41,8 @@ export interface Storage {
   readonly queries: QueryStore;
   readonly notifications: NotificationStore;
   readonly sessions: SessionStore;
+  /** Account settings: time zone, session lifetime, default cluster (and the name and allowlist they change). */
+  readonly settings: UserSettingsStore;
   readonly secrets: ServerSecretStore;
   readonly signIn: SignInStore;
   readonly deviceAuthorizations: DeviceAuthorizationStore;

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -794,6 +794,22 @@ class ScheduleSource(TypedDict):
     cron: str
     #: An IANA time zone the expression is read in; UTC when left out
     timezone: NotRequired[str]
+
+
+class Settings(TypedDict):
+    """The signed-in user's account settings."""
+
+    account: Dict[str, Any]
+    security: Dict[str, Any]
+    data: Dict[str, Any]
+
+
+class SettingsPatch(TypedDict):
+    """A JSON merge patch (RFC 7396) of the settings: fields left out stay; `null` restores the default of a time zone, a session lifetime or a default cluster. A non-empty `ipAllowlist` must include the address the request comes from; `defaultClusterId` must name a cluster the user is a member of."""
+
+    account: NotRequired[Dict[str, Any]]
+    security: NotRequired[Dict[str, Any]]
+    data: NotRequired[Dict[str, Any]]
 
 
 class SignInRequest(TypedDict):

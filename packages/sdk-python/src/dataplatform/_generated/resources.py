@@ -182,7 +182,15 @@ class WebauthnResource(SyncResource):
 
 
 class SettingsResource(SyncResource):
-    """`client.settings`: 2 operation(s) of the contract."""
+    """`client.settings`: 4 operation(s) of the contract."""
+
+    def get(self, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Read your settings: `GET /api/settings`."""
+        return cast("_m.Settings", self._client.request("GET", "/api/settings", options=options))
+
+    def update(self, body: _m.SettingsPatch, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Change your settings: `PATCH /api/settings`."""
+        return cast("_m.Settings", self._client.request("PATCH", "/api/settings", body=body, options=options))
 
     def get_ip_allowlist(self, *, options: Optional[RequestOptions] = None) -> _m.IpAllowlist:
         """Read the IP allowlist: `GET /api/settings/ip-allowlist`."""
@@ -683,7 +691,15 @@ class AsyncWebauthnResource(AsyncResource):
 
 
 class AsyncSettingsResource(AsyncResource):
-    """`client.settings`: 2 operation(s) of the contract."""
+    """`client.settings`: 4 operation(s) of the contract."""
+
+    async def get(self, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Read your settings: `GET /api/settings`."""
+        return cast("_m.Settings", await self._client.request("GET", "/api/settings", options=options))
+
+    async def update(self, body: _m.SettingsPatch, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Change your settings: `PATCH /api/settings`."""
+        return cast("_m.Settings", await self._client.request("PATCH", "/api/settings", body=body, options=options))
 
     async def get_ip_allowlist(self, *, options: Optional[RequestOptions] = None) -> _m.IpAllowlist:
         """Read the IP allowlist: `GET /api/settings/ip-allowlist`."""

@@ -20,6 +20,7 @@ import { PostgresQueries } from './query.js';
 import { PostgresRobots } from './robots.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
+import { PostgresSettings } from './settings.js';
 import { PostgresSignIn } from './sign-in.js';
 import { PostgresTasks } from './tasks.js';
 import { PostgresTriggers } from './triggers.js';
@@ -70,6 +71,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),
     notifications: new PostgresNotifications(sql),
+    settings: new PostgresSettings(sql),
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),

@@ -21,6 +21,7 @@ import { SqliteQueries } from './query.js';
 import { SqliteRobots } from './robots.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
+import { SqliteSettings } from './settings.js';
 import { SqliteSignIn } from './sign-in.js';
 import { SqliteTasks } from './tasks.js';
 import { SqliteTriggers } from './triggers.js';
@@ -86,6 +87,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     queries: new SqliteQueries(db),
     notifications: new SqliteNotifications(db),
     sessions: new SqliteSessions(db),
+    settings: new SqliteSettings(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
     deviceAuthorizations: new SqliteDeviceAuthorizations(db),

@@ -416,6 +416,16 @@ const MIGRATIONS: readonly string[] = [
   -- one must not undo a newer one (an earlier failure arriving after the payment).
   ALTER TABLE billing_accounts ADD COLUMN stripe_payment_event_at INTEGER;
   `,
+  `
+  -- Settings of an account (/api/settings); a missing row or a null column is the default.
+  CREATE TABLE user_settings (
+    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    timezone TEXT,
+    session_lifetime_hours INTEGER,
+    default_cluster_id TEXT,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
