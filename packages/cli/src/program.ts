@@ -11,6 +11,7 @@ import { newJobsCommand } from './commands/jobs/index.js';
 import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
+import { newLogsCommand } from './commands/logs/index.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
 import { newTriggersCommand } from './commands/triggers/index.js';
@@ -84,6 +85,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newFunctionsCommand(f))
     .addCommand(newTriggersCommand(f))
     .addCommand(newWebhooksCommand(f))
+    .addCommand(newLogsCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
     .addCommand(newLoginCommand(f))

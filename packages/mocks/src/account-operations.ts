@@ -2,7 +2,9 @@ import type {
   authRoutes,
   deviceRoutes,
   identityProviderRoutes,
+  logsKeyRoutes,
   logsRoutes,
+  RequestLogQuery,
   SettingsPatch,
   settingsRoutes,
   webauthnRoutes,
@@ -19,6 +21,7 @@ type RouteId =
   | (typeof deviceRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
+  | (typeof logsKeyRoutes)[number]['id']
   | (typeof identityProviderRoutes)[number]['id']
   | (typeof webauthnRoutes)[number]['id'];
 
@@ -150,6 +153,15 @@ export const accountOperations: Record<RouteId, Operation> = {
     const { entries } = body as { entries: string[] };
     return { body: account.model.setIpAllowlist(userId(account), entries, account.client) };
   }),
+  'logs.requests.list': operation(({ query, account }) => ({
+    body: account.model.requestLogs.list(userId(account), query as RequestLogQuery),
+  })),
+  'logs.requests.get': operation(({ params, account }) => ({
+    body: account.model.requestLogs.get(userId(account), params.requestId!),
+  })),
+  'logs.requests.listByKey': operation(({ query, account, userId: caller }) => ({
+    body: account.model.requestLogs.list(caller ?? null, query as RequestLogQuery),
+  })),
   'logs.activity': operation(({ query, account }) => {
     const { limit, skip } = query as { limit: number; skip: number };
     return { body: account.model.activity(userId(account), limit, skip) };

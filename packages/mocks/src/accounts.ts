@@ -11,6 +11,7 @@ import { DeviceModel } from './devices.js';
 import { FunctionModel } from './functions.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
+import { RequestLogModel } from './request-logs.js';
 import { TriggerModel } from './triggers.js';
 
 /** Where a request comes from: `X-Forwarded-For` when sent (the mocks trust it), else 127.0.0.1. */
@@ -115,6 +116,8 @@ export class AccountModel {
   readonly functions = new FunctionModel();
   /** Triggers of the users' clusters (nothing fires on its own). */
   readonly triggers = new TriggerModel(this.functions);
+  /** Every request answered, for `/api/logs/requests`. */
+  readonly requestLogs = new RequestLogModel();
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -128,6 +131,7 @@ export class AccountModel {
     this.clusters.clear();
     this.functions.clear();
     this.triggers.clear();
+    this.requestLogs.clear();
   }
 
   /** Records a message as sent (the clusters' invitations). */

@@ -305,6 +305,13 @@ describe('the route table', () => {
           const list = await call('GET', '/api/billing/invoices', { key: null, headers });
           path = route.path.replace('{id}', list.body.data[0]._id);
         }
+        if (route.id === 'logs.requests.get') {
+          await call('GET', '/api/auth/profile', {
+            key: null,
+            headers: { ...headers, 'x-request-id': 'req-route-check' },
+          });
+          path = route.path.replace('{requestId}', 'req-route-check');
+        }
         if (route.id === 'auth.googleCallback' || route.id === 'auth.githubCallback')
           path += '?code=c&state=s';
         if (route.id === 'webauthn.delete') {

@@ -59,6 +59,8 @@ const NAMES = [
   'PasswordReset',
   'Plan',
   'RedirectUrl',
+  'RequestLogEntry',
+  'RequestLogList',
   'ResetRequested',
   'Robot',
   'RobotCreate',

@@ -505,6 +505,41 @@ export type Plan = 'free' | 'starter' | 'team' | 'payg';
 /** A payment provider's page. */
 export type RedirectUrl = { url: string };
 
+/** A request log entry. */
+export type RequestLogEntry = {
+  _id: string;
+  t: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  keyId: string | null;
+  userId: string | null;
+  ip: string;
+  userAgent: string | null;
+  requestId: string;
+};
+
+/** A page of the request log. */
+export type RequestLogList = {
+  data: {
+    _id: string;
+    t: string;
+    method: string;
+    path: string;
+    status: number;
+    durationMs: number;
+    keyId: string | null;
+    userId: string | null;
+    ip: string;
+    userAgent: string | null;
+    requestId: string;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
+
 /** Answer of forgot-password. */
 export type ResetRequested = { accepted: true };
 

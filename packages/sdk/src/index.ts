@@ -51,6 +51,8 @@ export type {
   PasswordReset,
   Plan,
   RedirectUrl,
+  RequestLogEntry,
+  RequestLogList,
   ResetRequested,
   Robot,
   RobotCreate,
@@ -146,7 +148,7 @@ export {
 export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
-export { Logs } from './resources/logs.js';
+export { Logs, type RequestLogParams, RequestLogs } from './resources/logs.js';
 export {
   type CompiledQuery,
   type FieldName,

@@ -14,6 +14,7 @@ import { contractValidation } from './http/contract-validation.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
+import { observeRequests, type RequestObserver } from './http/observe-requests.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/protocol-errors.js';
 import { serveRoutes } from './http/register-route.js';
 import { requestIdOf } from './http/request-id.js';
@@ -31,7 +32,7 @@ import { functionHandlers } from './routes/functions.js';
 import { registerHealth } from './routes/health.js';
 import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
-import { logsHandlers } from './routes/logs.js';
+import { logsHandlers, logsKeyHandlers } from './routes/logs.js';
 import { registerPages } from './routes/pages.js';
 import { settingsHandlers } from './routes/settings.js';
 import { signInHandlers } from './routes/sign-in.js';
@@ -57,6 +58,8 @@ import { JobService } from './services/jobs.js';
 import { KeyService } from './services/keys.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
+import { RequestLogRecorder } from './services/request-log-recorder.js';
+import { RequestLogService } from './services/request-logs.js';
 import { RobotService } from './services/robots.js';
 import { SettingsService } from './services/settings.js';
 import { SqlService } from './services/sql.js';
@@ -81,6 +84,8 @@ declare module 'fastify' {
     triggerScheduler: TriggerScheduler;
     /** Runs triggers' targets (`drain()` lets tests wait for runs in flight). */
     triggerRunner: TriggerRunner;
+    /** Writes the request log (`flush()` lets tests read what was just answered); absent when turned off. */
+    requestLog?: RequestLogRecorder;
   }
 }
 
@@ -150,6 +155,19 @@ export async function buildApp(
     : new Authenticator(storage, limiter, sessions, options.clusterChecks ?? true);
   const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
   registerUsageRecording(app, usage);
+  // The request log (and the request metrics) see every answer; a benchmark may turn them off.
+  const observers: RequestObserver[] = [];
+  if (options.observability !== false) {
+    const requestLog = new RequestLogRecorder(
+      storage.requestLogs,
+      app.log,
+      options.requestLogFlushIntervalMs,
+    );
+    observers.push(requestLog);
+    app.decorate('requestLog', requestLog);
+    app.addHook('onClose', () => requestLog.close());
+  }
+  observeRequests(app, observers);
   const planner = new BatchPlanner(config.bodyLimit);
   app.addHook('onClose', () => planner.close());
 
@@ -222,6 +240,8 @@ export async function buildApp(
   });
   const triggers = new TriggerService(storage, triggerRunner, clock);
 
+  const requestLogs = new RequestLogService(storage);
+
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
   serveRoutes(
@@ -243,7 +263,8 @@ export async function buildApp(
       ),
       ...webauthnHandlers(new PasskeyService(storage, accounts, activity, relyingParty)),
       ...settingsHandlers(new SettingsService(storage, activity, config.sessionTtlSeconds)),
-      ...logsHandlers(activity),
+      ...logsHandlers(activity, requestLogs),
+      ...logsKeyHandlers(requestLogs),
       ...clusterHandlers(new ClusterService(storage, config.regions, deletions)),
       ...memberHandlers(
         new ClusterMembers(storage, mailer, () => (config.appUrl ?? ownUrl(app)).replace(/\/+$/, '')),

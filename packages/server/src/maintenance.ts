@@ -45,6 +45,15 @@ const TASKS: readonly Task[] = [
   },
 ];
 
+/** The request log's sweep: entries older than the retention go, once an hour. */
+export function requestLogRetention(days: number): Task {
+  return {
+    name: 'purge-request-logs',
+    everyMs: 60 * 60 * 1000,
+    run: (storage, now) => storage.requestLogs.purge(now.getTime() - days * 86_400_000),
+  };
+}
+
 /**
  * Runs the periodic tasks. Every instance ticks, but a task's work happens only in the instance that claims it
  * in the database for the period, so several instances do it once between them.

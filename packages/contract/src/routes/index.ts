@@ -9,7 +9,7 @@ import { deviceRoutes } from './device.js';
 import { functionKeyRoutes, functionRoutes } from './functions.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
-import { logsRoutes } from './logs.js';
+import { logsKeyRoutes, logsRoutes } from './logs.js';
 import { robotsRoutes } from './robots.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
@@ -27,7 +27,7 @@ export { deviceRoutes } from './device.js';
 export { functionKeyRoutes, functionRoutes } from './functions.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
-export { logsRoutes } from './logs.js';
+export { logsKeyRoutes, logsRoutes } from './logs.js';
 export { robotsRoutes } from './robots.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
@@ -48,6 +48,7 @@ export const routes: readonly RouteDefinition[] = [
   ...webauthnRoutes,
   ...settingsRoutes,
   ...logsRoutes,
+  ...logsKeyRoutes,
   ...jobsRoutes,
   ...clusterRoutes,
   ...memberRoutes,
@@ -72,6 +73,7 @@ export type RouteId =
   | (typeof webauthnRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
+  | (typeof logsKeyRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
   | (typeof clusterRoutes)[number]['id']

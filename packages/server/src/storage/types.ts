@@ -11,6 +11,7 @@ import type { JobStore } from './jobs.js';
 import type { EngineKeyStore, KeyStore } from './keys.js';
 import type { NotificationStore } from './notifications.js';
 import type { QueryStore } from './query.js';
+import type { RequestLogStore } from './request-logs.js';
 import type { RobotStore } from './robots.js';
 import type { ServerSecretStore } from './secrets.js';
 import type { SessionStore } from './sessions.js';
@@ -41,6 +42,8 @@ export interface Storage {
   readonly queries: QueryStore;
   readonly notifications: NotificationStore;
   readonly sessions: SessionStore;
+  /** Every answered request, for `/api/logs/requests`. */
+  readonly requestLogs: RequestLogStore;
   /** Account settings: time zone, session lifetime, default cluster (and the name and allowlist they change). */
   readonly settings: UserSettingsStore;
   readonly secrets: ServerSecretStore;

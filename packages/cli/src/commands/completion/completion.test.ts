@@ -59,6 +59,7 @@ describe('dp completion bash', () => {
         'keys',
         'login',
         'logout',
+        'logs',
         'profiles',
         'sql',
         'triggers',

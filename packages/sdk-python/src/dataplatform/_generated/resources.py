@@ -201,8 +201,28 @@ class SettingsResource(SyncResource):
         return cast("_m.IpAllowlist", self._client.request("PUT", "/api/settings/ip-allowlist", body=body, options=options))
 
 
+class LogsRequestsResource(SyncResource):
+    """`client.logs.requests`: 3 operation(s) of the contract."""
+
+    def list(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.RequestLogEntry]:
+        """List the request log: `GET /api/logs/requests`."""
+        return self._client.get_page("/api/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+    def get(self, request_id: str, *, options: Optional[RequestOptions] = None) -> _m.RequestLogEntry:
+        """Get one logged request: `GET /api/logs/requests/{requestId}`."""
+        return cast("_m.RequestLogEntry", self._client.request("GET", f"/api/logs/requests/{segment(request_id, 'requestId')}", options=options))
+
+    def list_by_key(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.RequestLogEntry]:
+        """List the request log of the key's cluster: `GET /api/v1/logs/requests`."""
+        return self._client.get_page("/api/v1/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+
 class LogsResource(SyncResource):
     """`client.logs`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.requests = LogsRequestsResource(client)
 
     def activity(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.ActivityEntry]:
         """List the activity log: `GET /api/logs/activity`."""
@@ -710,8 +730,28 @@ class AsyncSettingsResource(AsyncResource):
         return cast("_m.IpAllowlist", await self._client.request("PUT", "/api/settings/ip-allowlist", body=body, options=options))
 
 
+class AsyncLogsRequestsResource(AsyncResource):
+    """`client.logs.requests`: 3 operation(s) of the contract."""
+
+    def list(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.RequestLogEntry]:
+        """List the request log: `GET /api/logs/requests`."""
+        return self._client.get_page("/api/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+    async def get(self, request_id: str, *, options: Optional[RequestOptions] = None) -> _m.RequestLogEntry:
+        """Get one logged request: `GET /api/logs/requests/{requestId}`."""
+        return cast("_m.RequestLogEntry", await self._client.request("GET", f"/api/logs/requests/{segment(request_id, 'requestId')}", options=options))
+
+    def list_by_key(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.RequestLogEntry]:
+        """List the request log of the key's cluster: `GET /api/v1/logs/requests`."""
+        return self._client.get_page("/api/v1/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+
 class AsyncLogsResource(AsyncResource):
     """`client.logs`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.requests = AsyncLogsRequestsResource(client)
 
     def activity(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.ActivityEntry]:
         """List the activity log: `GET /api/logs/activity`."""

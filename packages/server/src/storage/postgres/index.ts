@@ -17,6 +17,7 @@ import { PostgresNotifications } from './notifications.js';
 import { PostgresOutbox } from './outbox.js';
 import { SubscriptionPresence } from './presence.js';
 import { PostgresQueries } from './query.js';
+import { PostgresRequestLogs } from './request-logs.js';
 import { PostgresRobots } from './robots.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
@@ -72,6 +73,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),
     notifications: new PostgresNotifications(sql),
     settings: new PostgresSettings(sql),
+    requestLogs: new PostgresRequestLogs(sql),
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),

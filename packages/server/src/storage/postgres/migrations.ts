@@ -463,6 +463,28 @@ const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  `
+  -- The request log (/api/logs/requests): every answered request, kept DATAPLATFORM_LOG_RETENTION_DAYS days.
+  -- No foreign keys: entries outlive the keys, users and clusters they name until they expire.
+  CREATE TABLE request_logs (
+    id TEXT PRIMARY KEY,
+    at BIGINT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    duration_ms DOUBLE PRECISION NOT NULL,
+    key_id TEXT,
+    user_id TEXT,
+    cluster_id TEXT,
+    ip TEXT NOT NULL,
+    user_agent TEXT,
+    request_id TEXT NOT NULL
+  );
+  CREATE INDEX request_logs_by_cluster ON request_logs (cluster_id, at DESC);
+  CREATE INDEX request_logs_by_user ON request_logs (user_id, at DESC);
+  CREATE INDEX request_logs_by_request ON request_logs (request_id);
+  CREATE INDEX request_logs_by_time ON request_logs (at);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

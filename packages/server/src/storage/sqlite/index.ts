@@ -18,6 +18,7 @@ import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
+import { SqliteRequestLogs } from './request-logs.js';
 import { SqliteRobots } from './robots.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
@@ -88,6 +89,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     notifications: new SqliteNotifications(db),
     sessions: new SqliteSessions(db),
     settings: new SqliteSettings(db),
+    requestLogs: new SqliteRequestLogs(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
     deviceAuthorizations: new SqliteDeviceAuthorizations(db),
