@@ -12,6 +12,7 @@ import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
 import { newLogsCommand } from './commands/logs/index.js';
+import { newMetricsCommand } from './commands/metrics/index.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
 import { newTriggersCommand } from './commands/triggers/index.js';
@@ -86,6 +87,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newTriggersCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newLogsCommand(f))
+    .addCommand(newMetricsCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
     .addCommand(newLoginCommand(f))

@@ -305,6 +305,10 @@ describe('the route table', () => {
           const list = await call('GET', '/api/billing/invoices', { key: null, headers });
           path = route.path.replace('{id}', list.body.data[0]._id);
         }
+        if (route.tag === 'metrics') {
+          const clusters = await call('GET', '/api/clusters', { key: null, headers });
+          path = `${route.path}?clusterId=${clusters.body.data[0]._id}`;
+        }
         if (route.id === 'logs.requests.get') {
           await call('GET', '/api/auth/profile', {
             key: null,

@@ -472,6 +472,44 @@ export type JobStatus = 'running' | 'queued' | 'succeeded' | 'failed' | 'cancell
 /** Answer of logout and logout-all. */
 export type LoggedOut = { sessionsEnded: number };
 
+/** One bucket. */
+export type MetricPoint = {
+  t: string;
+  requests: number;
+  errors: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  bytesIn: number;
+  bytesOut: number;
+};
+
+/** Request metrics per bucket. */
+export type MetricSeries = {
+  interval: 'minute' | 'hour' | 'day';
+  series: {
+    t: string;
+    requests: number;
+    errors: number;
+    p50Ms: number;
+    p95Ms: number;
+    p99Ms: number;
+    bytesIn: number;
+    bytesOut: number;
+  }[];
+};
+
+/** A cluster's totals. */
+export type MetricsSummary = {
+  documents: number;
+  storageBytes: number;
+  collections: number;
+  keys: number;
+  webhookSuccessRate: number | null;
+  functionInvocations: number;
+  requestsToday: number;
+};
+
 export type Passkey = {
   _id: string;
   name: string;

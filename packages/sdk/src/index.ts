@@ -48,6 +48,9 @@ export type {
   JobRowError,
   JobStatus,
   LoggedOut,
+  MetricPoint,
+  MetricSeries,
+  MetricsSummary,
   PasswordReset,
   Plan,
   RedirectUrl,
@@ -149,6 +152,7 @@ export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs, type RequestLogParams, RequestLogs } from './resources/logs.js';
+export { Metrics, type MetricsParams } from './resources/metrics.js';
 export {
   type CompiledQuery,
   type FieldName,

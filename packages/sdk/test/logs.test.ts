@@ -45,3 +45,20 @@ describe('client.logs.requests', () => {
     expect(page.data).toBeInstanceOf(Array);
   });
 });
+
+describe('client.metrics', () => {
+  it("reads a cluster's series and totals, and refuses a cluster of someone else", async () => {
+    const client = new DataPlatform({ baseUrl, maxRetries: 0 });
+    await client.auth.signUp(
+      { email: 'metrics@example.com', password: 'a long enough password', name: 'M' },
+      { storeToken: true },
+    );
+    const clusterId = (await client.clusters.list()).data[0]!._id;
+    expect(await client.metrics.get({ clusterId, interval: 'hour' })).toEqual({
+      interval: 'hour',
+      series: [],
+    });
+    expect(await client.metrics.summary(clusterId)).toMatchObject({ keys: 0, webhookSuccessRate: null });
+    await expect(client.metrics.summary('cls_nobody')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

@@ -47,6 +47,8 @@ export interface ServerConfig {
   sessionSecret: string | undefined;
   /** Lifetime of a session in seconds. */
   sessionTtlSeconds: number;
+  /** Bearer token that lets addresses other than loopback scrape `/metrics` (`DATAPLATFORM_METRICS_TOKEN`). */
+  metricsToken: string | undefined;
   /** Days the request log keeps an entry (`DATAPLATFORM_LOG_RETENTION_DAYS`, 7 by default). */
   logRetentionDays: number;
   /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; none by default. */
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sqliteMmapSize: integer(env.DATAPLATFORM_SQLITE_MMAP_SIZE, 1024 ** 3, 'DATAPLATFORM_SQLITE_MMAP_SIZE'),
     sessionSecret: env.DATAPLATFORM_SESSION_SECRET || undefined,
     sessionTtlSeconds: integer(env.DATAPLATFORM_SESSION_TTL, 7 * 86_400, 'DATAPLATFORM_SESSION_TTL'),
+    metricsToken: env.DATAPLATFORM_METRICS_TOKEN || undefined,
     logRetentionDays: integer(
       env.DATAPLATFORM_LOG_RETENTION_DAYS,
       DEFAULT_LOG_RETENTION_DAYS,

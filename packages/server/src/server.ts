@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { prepareDataDir } from './data-dir.js';
-import { Maintenance, requestLogRetention } from './maintenance.js';
+import { Maintenance, metricsRetention, requestLogRetention } from './maintenance.js';
 import type { ServerOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
@@ -59,6 +59,7 @@ export async function startServer(
   const maintenance = new Maintenance(storage, app.log, undefined, [
     ...app.billing.tasks.tasks(),
     requestLogRetention(config.logRetentionDays),
+    metricsRetention,
   ]);
   maintenance.start();
   app.webhooks.worker?.start();

@@ -10,6 +10,7 @@ import { functionKeyRoutes, functionRoutes } from './functions.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsKeyRoutes, logsRoutes } from './logs.js';
+import { metricsRoutes } from './metrics.js';
 import { robotsRoutes } from './robots.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
@@ -28,6 +29,7 @@ export { functionKeyRoutes, functionRoutes } from './functions.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsKeyRoutes, logsRoutes } from './logs.js';
+export { metricsRoutes } from './metrics.js';
 export { robotsRoutes } from './robots.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
@@ -49,6 +51,7 @@ export const routes: readonly RouteDefinition[] = [
   ...settingsRoutes,
   ...logsRoutes,
   ...logsKeyRoutes,
+  ...metricsRoutes,
   ...jobsRoutes,
   ...clusterRoutes,
   ...memberRoutes,
@@ -74,6 +77,7 @@ export type RouteId =
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
   | (typeof logsKeyRoutes)[number]['id']
+  | (typeof metricsRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
   | (typeof clusterRoutes)[number]['id']

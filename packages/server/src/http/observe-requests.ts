@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ObservedRequest } from '../services/request-log-recorder.js';
+import type { Clock } from '../webhooks/clock.js';
 
 /** What is told of every answered request: the request log's recorder, the metrics. */
 export interface RequestObserver {
@@ -11,7 +12,11 @@ export interface RequestObserver {
  * key, user and cluster it was made with, address, user agent, request id and bytes each way. Observers only
  * buffer; their writes happen off the request's path.
  */
-export function observeRequests(app: FastifyInstance, observers: readonly RequestObserver[]): void {
+export function observeRequests(
+  app: FastifyInstance,
+  observers: readonly RequestObserver[],
+  clock: Clock,
+): void {
   if (observers.length === 0) return;
   app.addHook('onResponse', (request, reply, done) => {
     const principal = request.principal;
@@ -31,7 +36,7 @@ export function observeRequests(app: FastifyInstance, observers: readonly Reques
       requestId: request.id,
       bytesIn: Number(request.headers['content-length']) || 0,
       bytesOut: Number(length) || 0,
-      at: Date.now(),
+      at: clock.now(),
     };
     for (const observer of observers) observer.record(observed);
     done();

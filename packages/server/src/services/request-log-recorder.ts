@@ -52,6 +52,11 @@ export class RequestLogRecorder {
     }
   }
 
+  /** Entries waiting to be written. */
+  get buffered(): number {
+    return this.buffer.length;
+  }
+
   /** Writes everything buffered so far; resolves when it (and every earlier write) is done. */
   flush(): Promise<void> {
     clearTimeout(this.timer);

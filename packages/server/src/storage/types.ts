@@ -9,6 +9,7 @@ import type { FunctionStore } from './functions.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { JobStore } from './jobs.js';
 import type { EngineKeyStore, KeyStore } from './keys.js';
+import type { MetricsStore } from './metrics.js';
 import type { NotificationStore } from './notifications.js';
 import type { QueryStore } from './query.js';
 import type { RequestLogStore } from './request-logs.js';
@@ -44,6 +45,8 @@ export interface Storage {
   readonly sessions: SessionStore;
   /** Every answered request, for `/api/logs/requests`. */
   readonly requestLogs: RequestLogStore;
+  /** Request metrics in minute, hour and day buckets. */
+  readonly metrics: MetricsStore;
   /** Account settings: time zone, session lifetime, default cluster (and the name and allowlist they change). */
   readonly settings: UserSettingsStore;
   readonly secrets: ServerSecretStore;

@@ -60,6 +60,7 @@ describe('dp completion bash', () => {
         'login',
         'logout',
         'logs',
+        'metrics',
         'profiles',
         'sql',
         'triggers',

@@ -229,6 +229,18 @@ class LogsResource(SyncResource):
         return self._client.get_page("/api/logs/activity", query={"limit": limit, "skip": skip}, options=options)
 
 
+class MetricsResource(SyncResource):
+    """`client.metrics`: 2 operation(s) of the contract."""
+
+    def get(self, *, cluster_id: str, from_: Optional[str] = None, to: Optional[str] = None, interval: Optional[Literal["minute", "hour", "day"]] = None, key_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.MetricSeries:
+        """Request metrics of a cluster: `GET /api/metrics`."""
+        return cast("_m.MetricSeries", self._client.request("GET", "/api/metrics", query={"clusterId": cluster_id, "from": from_, "to": to, "interval": interval, "keyId": key_id}, options=options))
+
+    def summary(self, *, cluster_id: str, options: Optional[RequestOptions] = None) -> _m.MetricsSummary:
+        """A cluster's totals: `GET /api/metrics/summary`."""
+        return cast("_m.MetricsSummary", self._client.request("GET", "/api/metrics/summary", query={"clusterId": cluster_id}, options=options))
+
+
 class JobsResource(SyncResource):
     """`client.jobs`: 3 operation(s) of the contract."""
 
@@ -756,6 +768,18 @@ class AsyncLogsResource(AsyncResource):
     def activity(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.ActivityEntry]:
         """List the activity log: `GET /api/logs/activity`."""
         return self._client.get_page("/api/logs/activity", query={"limit": limit, "skip": skip}, options=options)
+
+
+class AsyncMetricsResource(AsyncResource):
+    """`client.metrics`: 2 operation(s) of the contract."""
+
+    async def get(self, *, cluster_id: str, from_: Optional[str] = None, to: Optional[str] = None, interval: Optional[Literal["minute", "hour", "day"]] = None, key_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.MetricSeries:
+        """Request metrics of a cluster: `GET /api/metrics`."""
+        return cast("_m.MetricSeries", await self._client.request("GET", "/api/metrics", query={"clusterId": cluster_id, "from": from_, "to": to, "interval": interval, "keyId": key_id}, options=options))
+
+    async def summary(self, *, cluster_id: str, options: Optional[RequestOptions] = None) -> _m.MetricsSummary:
+        """A cluster's totals: `GET /api/metrics/summary`."""
+        return cast("_m.MetricsSummary", await self._client.request("GET", "/api/metrics/summary", query={"clusterId": cluster_id}, options=options))
 
 
 class AsyncJobsResource(AsyncResource):

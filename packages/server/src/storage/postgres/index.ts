@@ -12,6 +12,7 @@ import { PostgresFunctions } from './functions.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
+import { PostgresMetrics } from './metrics.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
 import { PostgresOutbox } from './outbox.js';
@@ -74,6 +75,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     notifications: new PostgresNotifications(sql),
     settings: new PostgresSettings(sql),
     requestLogs: new PostgresRequestLogs(sql),
+    metrics: new PostgresMetrics(sql),
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),

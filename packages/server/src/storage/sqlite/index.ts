@@ -14,6 +14,7 @@ import { GroupCommit } from './group-commit.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteMetrics } from './metrics.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteOutbox } from './outbox.js';
@@ -90,6 +91,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     sessions: new SqliteSessions(db),
     settings: new SqliteSettings(db),
     requestLogs: new SqliteRequestLogs(db),
+    metrics: new SqliteMetrics(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
     deviceAuthorizations: new SqliteDeviceAuthorizations(db),

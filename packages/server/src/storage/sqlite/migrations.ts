@@ -448,6 +448,23 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX request_logs_by_request ON request_logs (request_id);
   CREATE INDEX request_logs_by_time ON request_logs (at);
   `,
+  `
+  -- Request metrics (/api/metrics): per cluster and per key ('' for all its keys together), in minute, hour and
+  -- day buckets; each flush adds to all three, so they roll up as they are written. sketch: an HDR histogram.
+  CREATE TABLE metric_buckets (
+    cluster_id TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    t INTEGER NOT NULL,
+    requests INTEGER NOT NULL,
+    errors INTEGER NOT NULL,
+    bytes_in INTEGER NOT NULL,
+    bytes_out INTEGER NOT NULL,
+    sketch TEXT,
+    PRIMARY KEY (cluster_id, key_id, interval, t)
+  );
+  CREATE INDEX metric_buckets_by_time ON metric_buckets (interval, t);
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
