@@ -7,6 +7,7 @@ import type {
   MetricsStore,
   OperationalCounts,
 } from '../metrics.js';
+import { relaxed, synchronousOf } from './relaxed.js';
 
 /** Request metrics on SQLite. */
 export class SqliteMetrics implements MetricsStore {
@@ -49,8 +50,10 @@ export class SqliteMetrics implements MetricsStore {
   }
 
   async add(deltas: readonly MetricDelta[], merge: (a: string | null, b: string) => string): Promise<void> {
-    this.db
-      .transaction(() => {
+    // Bookkeeping, as the request log: not synced at each commit (`relaxed`).
+    relaxed(
+      this.db,
+      this.db.transaction(() => {
         for (const d of deltas) {
           for (const interval of METRIC_INTERVALS) {
             const size = METRIC_BUCKET_MS[interval];
@@ -59,8 +62,9 @@ export class SqliteMetrics implements MetricsStore {
             this.stmt.upsert.run({ ...d, interval, t, sketch: merge(before, d.sketch) });
           }
         }
-      })
-      .immediate();
+      }),
+      synchronousOf(this.db),
+    )();
   }
 
   async series(clusterId: string, keyId: string, interval: MetricInterval, from: number, to: number) {

@@ -429,8 +429,9 @@ const MIGRATIONS: readonly string[] = [
   `
   -- The request log (/api/logs/requests): every answered request, kept DATAPLATFORM_LOG_RETENTION_DAYS days.
   -- No foreign keys: entries outlive the keys, users and clusters they name until they expire.
+  -- id is not indexed: entries are found by request id, user, cluster or time, and one index fewer is a cheaper insert.
   CREATE TABLE request_logs (
-    id TEXT PRIMARY KEY,
+    id TEXT NOT NULL,
     at INTEGER NOT NULL,
     method TEXT NOT NULL,
     path TEXT NOT NULL,

@@ -5,6 +5,7 @@ import type {
   RequestLogScope,
   RequestLogStore,
 } from '../request-logs.js';
+import { relaxed, synchronousOf } from './relaxed.js';
 
 const COLUMNS = `id, at, method, path, status, duration_ms AS durationMs, key_id AS keyId, user_id AS userId,
   cluster_id AS clusterId, ip, user_agent AS userAgent, request_id AS requestId`;
@@ -20,11 +21,18 @@ export class SqliteRequestLogs implements RequestLogStore {
   private readonly many;
   private readonly statements = new Map<string, Database.Statement>();
 
+  private readonly synchronous: string;
+
   constructor(private readonly db: Database.Database) {
+    this.synchronous = synchronousOf(db);
     this.one = db.prepare(INSERT + PLACEHOLDERS);
     this.many = db.prepare(INSERT + Array(ROWS_PER_INSERT).fill(PLACEHOLDERS).join(', '));
   }
 
+  /**
+   * Written with `synchronous = NORMAL` (`relaxed`): the log is bookkeeping, and a sync per batch on the event loop
+   * would hold every request behind the disk. A power loss can forget the last batches; a crash cannot.
+   */
   async append(records: readonly RequestLogRecord[]): Promise<void> {
     const values = (r: RequestLogRecord) => [
       r.id,
@@ -40,14 +48,16 @@ export class SqliteRequestLogs implements RequestLogStore {
       r.userAgent,
       r.requestId,
     ];
-    this.db
-      .transaction(() => {
+    relaxed(
+      this.db,
+      this.db.transaction(() => {
         let i = 0;
         for (; i + ROWS_PER_INSERT <= records.length; i += ROWS_PER_INSERT)
           this.many.run(records.slice(i, i + ROWS_PER_INSERT).flatMap(values));
         for (; i < records.length; i++) this.one.run(values(records[i]!));
-      })
-      .immediate();
+      }),
+      this.synchronous,
+    )();
   }
 
   async list(scope: RequestLogScope, filter: RequestLogFilter) {
