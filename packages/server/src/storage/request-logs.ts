@@ -50,6 +50,9 @@ export interface RequestLogStore {
   ): Promise<{ rows: RequestLogRecord[]; total: number }>;
   /** The newest entry with this request id in scope, or null. */
   find(scope: RequestLogScope, requestId: string): Promise<RequestLogRecord | null>;
-  /** Removes entries answered before `before` (ms since the epoch); answers how many. */
+  /**
+   * Removes entries answered before `before` (ms since the epoch); answers how many rows went. An engine that keeps
+   * entries in batches removes a batch once its last entry is that old (a batch spans a fraction of a second).
+   */
   purge(before: number): Promise<number>;
 }

@@ -7,130 +7,139 @@ import type {
 } from '../request-logs.js';
 import { relaxed, synchronousOf } from './relaxed.js';
 
-const COLUMNS = `id, at, method, path, status, duration_ms AS durationMs, key_id AS keyId, user_id AS userId,
-  cluster_id AS clusterId, ip, user_agent AS userAgent, request_id AS requestId`;
-/** Rows per INSERT: one statement's own cost is most of a small row's. */
-const ROWS_PER_INSERT = 50;
-const PLACEHOLDERS = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const INSERT =
-  'INSERT INTO request_logs (id, at, method, path, status, duration_ms, key_id, user_id, cluster_id, ip, user_agent, request_id) VALUES ';
+/** One entry as stored in a batch's JSON array: the record's fields in this order. */
+type Packed = [
+  string,
+  number,
+  string,
+  string,
+  number,
+  number,
+  string | null,
+  string | null,
+  string | null,
+  string,
+  string | null,
+  string,
+];
 
-/** The request log on SQLite. */
+/**
+ * The request log on SQLite, in batches: one row per cluster (or user, for requests outside clusters) and write,
+ * its entries a JSON array. A write then costs one row however many requests it holds; a list reads the batches of
+ * its scope that overlap its time range and filters their entries. Narrow long logs with `from` and `to`.
+ */
 export class SqliteRequestLogs implements RequestLogStore {
-  private readonly one;
-  private readonly many;
-  private readonly statements = new Map<string, Database.Statement>();
-
-  private readonly synchronous: string;
+  private readonly stmt;
+  private readonly write;
 
   constructor(private readonly db: Database.Database) {
-    this.synchronous = synchronousOf(db);
-    this.one = db.prepare(INSERT + PLACEHOLDERS);
-    this.many = db.prepare(INSERT + Array(ROWS_PER_INSERT).fill(PLACEHOLDERS).join(', '));
+    this.stmt = {
+      insert: db.prepare(
+        `INSERT INTO request_log_batches (cluster_id, user_id, first_at, last_at, entries)
+         VALUES (@clusterId, @userId, @firstAt, @lastAt, @entries)`,
+      ),
+      byUser: db.prepare<[string, string, number, number], { entries: string }>(`
+        SELECT entries FROM request_log_batches
+        WHERE (user_id = ? OR cluster_id IN (SELECT cluster_id FROM cluster_members WHERE user_id = ?))
+          AND last_at >= ? AND first_at < ? ORDER BY last_at DESC, id DESC`),
+      byCluster: db.prepare<[string, number, number], { entries: string }>(`
+        SELECT entries FROM request_log_batches WHERE cluster_id = ? AND last_at >= ? AND first_at < ?
+        ORDER BY last_at DESC, id DESC`),
+      purge: db.prepare('DELETE FROM request_log_batches WHERE last_at < ?'),
+    };
+    // Bookkeeping: not synced at each commit (`relaxed`); a power loss can forget the last batches.
+    this.write = relaxed(
+      db,
+      db.transaction((records: readonly RequestLogRecord[]) => {
+        const groups = new Map<string, RequestLogRecord[]>();
+        for (const r of records) {
+          const scope = r.clusterId !== null ? `c ${r.clusterId}` : `u ${r.userId ?? ''}`;
+          const group = groups.get(scope);
+          if (group) group.push(r);
+          else groups.set(scope, [r]);
+        }
+        for (const group of groups.values()) {
+          const first = group[0]!;
+          this.stmt.insert.run({
+            clusterId: first.clusterId,
+            userId: first.clusterId === null ? first.userId : null,
+            firstAt: Math.min(...group.map((r) => r.at)),
+            lastAt: Math.max(...group.map((r) => r.at)),
+            entries: JSON.stringify(group.map(pack)),
+          });
+        }
+      }),
+      synchronousOf(db),
+    );
   }
 
-  /**
-   * Written with `synchronous = NORMAL` (`relaxed`): the log is bookkeeping, and a sync per batch on the event loop
-   * would hold every request behind the disk. A power loss can forget the last batches; a crash cannot.
-   */
   async append(records: readonly RequestLogRecord[]): Promise<void> {
-    const values = (r: RequestLogRecord) => [
-      r.id,
-      r.at,
-      r.method,
-      r.path,
-      r.status,
-      r.durationMs,
-      r.keyId,
-      r.userId,
-      r.clusterId,
-      r.ip,
-      r.userAgent,
-      r.requestId,
-    ];
-    relaxed(
-      this.db,
-      this.db.transaction(() => {
-        let i = 0;
-        for (; i + ROWS_PER_INSERT <= records.length; i += ROWS_PER_INSERT)
-          this.many.run(records.slice(i, i + ROWS_PER_INSERT).flatMap(values));
-        for (; i < records.length; i++) this.one.run(values(records[i]!));
-      }),
-      this.synchronous,
-    )();
+    if (records.length > 0) this.write(records);
   }
 
   async list(scope: RequestLogScope, filter: RequestLogFilter) {
-    const [where, params] = conditions(scope, filter);
-    const rows = this.statement(
-      `SELECT ${COLUMNS} FROM request_logs WHERE ${where} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
-    ).all(...params, filter.limit, filter.skip) as RequestLogRecord[];
-    const { n } = this.statement(`SELECT COUNT(*) AS n FROM request_logs WHERE ${where}`).get(...params) as {
-      n: number;
-    };
-    return { rows, total: n };
+    const matching = this.entries(scope, filter.from, filter.to).filter((r) => passes(r, filter));
+    matching.sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return { rows: matching.slice(filter.skip, filter.skip + filter.limit), total: matching.length };
   }
 
   async find(scope: RequestLogScope, requestId: string): Promise<RequestLogRecord | null> {
-    const [where, params] = conditions(scope, { limit: 1, skip: 0 });
-    const row = this.statement(
-      `SELECT ${COLUMNS} FROM request_logs WHERE request_id = ? AND ${where} ORDER BY at DESC, id DESC LIMIT 1`,
-    ).get(requestId, ...params) as RequestLogRecord | undefined;
-    return row ?? null;
+    let found: RequestLogRecord | null = null;
+    for (const r of this.entries(scope, undefined, undefined))
+      if (r.requestId === requestId && (!found || r.at > found.at || (r.at === found.at && r.id > found.id)))
+        found = r;
+    return found;
   }
 
   async purge(before: number): Promise<number> {
-    return this.statement('DELETE FROM request_logs WHERE at < ?').run(before).changes;
+    return this.stmt.purge.run(before).changes;
   }
 
-  /** Statements by their text: a filter's few shapes are prepared once each. */
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+  private entries(
+    scope: RequestLogScope,
+    from: number | undefined,
+    to: number | undefined,
+  ): RequestLogRecord[] {
+    const low = from ?? 0;
+    const high = to ?? Number.MAX_SAFE_INTEGER;
+    const rows =
+      'userId' in scope
+        ? this.stmt.byUser.all(scope.userId, scope.userId, low, high)
+        : this.stmt.byCluster.all(scope.clusterId, low, high);
+    return rows.flatMap((row) => (JSON.parse(row.entries) as Packed[]).map(unpack));
   }
 }
 
-function conditions(scope: RequestLogScope, filter: RequestLogFilter): [string, unknown[]] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if ('userId' in scope) {
-    where.push('(user_id = ? OR cluster_id IN (SELECT cluster_id FROM cluster_members WHERE user_id = ?))');
-    params.push(scope.userId, scope.userId);
-  } else {
-    where.push('cluster_id = ?');
-    params.push(scope.clusterId);
-  }
-  if (filter.status) {
-    where.push('status BETWEEN ? AND ?');
-    params.push(filter.status.min, filter.status.max);
-  }
-  if (filter.method !== undefined) {
-    where.push('method = ?');
-    params.push(filter.method);
-  }
-  if (filter.pathPrefix !== undefined) {
-    where.push('substr(path, 1, ?) = ?');
-    params.push(filter.pathPrefix.length, filter.pathPrefix);
-  }
-  if (filter.keyId !== undefined) {
-    where.push('key_id = ?');
-    params.push(filter.keyId);
-  }
-  if (filter.clusterId !== undefined) {
-    where.push('cluster_id = ?');
-    params.push(filter.clusterId);
-  }
-  if (filter.from !== undefined) {
-    where.push('at >= ?');
-    params.push(filter.from);
-  }
-  if (filter.to !== undefined) {
-    where.push('at < ?');
-    params.push(filter.to);
-  }
-  return [where.join(' AND '), params];
+function passes(r: RequestLogRecord, f: RequestLogFilter): boolean {
+  return (
+    (f.status === undefined || (r.status >= f.status.min && r.status <= f.status.max)) &&
+    (f.method === undefined || r.method === f.method) &&
+    (f.pathPrefix === undefined || r.path.startsWith(f.pathPrefix)) &&
+    (f.keyId === undefined || r.keyId === f.keyId) &&
+    (f.clusterId === undefined || r.clusterId === f.clusterId) &&
+    (f.from === undefined || r.at >= f.from) &&
+    (f.to === undefined || r.at < f.to)
+  );
+}
+
+function pack(r: RequestLogRecord): Packed {
+  return [
+    r.id,
+    r.at,
+    r.method,
+    r.path,
+    r.status,
+    r.durationMs,
+    r.keyId,
+    r.userId,
+    r.clusterId,
+    r.ip,
+    r.userAgent,
+    r.requestId,
+  ];
+}
+
+function unpack(p: Packed): RequestLogRecord {
+  const [id, at, method, path, status, durationMs, keyId, userId, clusterId, ip, userAgent, requestId] = p;
+  return { id, at, method, path, status, durationMs, keyId, userId, clusterId, ip, userAgent, requestId };
 }
