@@ -25,12 +25,26 @@ export interface ObservedRequest {
 
 /**
  * Writes the request log in batches, off the request's path, as `UsageRecorder` writes keys' usage: a request only
- * appends to a buffer, written in one transaction at most every 200 ms or every 1000 entries, one write at a time.
+ * appends to a buffer, written in one transaction at most every 200 ms or every 256 entries, one write at a time.
  * Ids are made and URLs redacted when the buffer is written. `close()` writes what is left. A failed write is
  * logged and its entries dropped: the log must never fail a request.
+ *
+ * The buffer is kept as columns of plain values rather than one object per request, and kept short: what waits for
+ * the next write would otherwise outlive the garbage collector's young generation and be copied on every request's
+ * account. Methods, addresses, user agents and key ids repeat as the same string objects from request to request.
  */
 export class RequestLogRecorder {
-  private buffer: ObservedRequest[] = [];
+  private methods: string[] = [];
+  private urls: string[] = [];
+  private statuses: number[] = [];
+  private durations: number[] = [];
+  private keyIds: (string | null)[] = [];
+  private userIds: (string | null)[] = [];
+  private clusterIds: (string | null)[] = [];
+  private ips: string[] = [];
+  private agents: (string | null)[] = [];
+  private requestIds: string[] = [];
+  private times: number[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -38,13 +52,23 @@ export class RequestLogRecorder {
     private readonly store: RequestLogStore,
     private readonly log: FastifyBaseLogger,
     private readonly flushIntervalMs = 200,
-    private readonly maxBuffered = 1000,
+    private readonly maxBuffered = 256,
   ) {}
 
   /** Buffers one answered request. */
-  record(request: ObservedRequest): void {
-    this.buffer.push(request);
-    if (this.buffer.length >= this.maxBuffered) {
+  record(r: ObservedRequest): void {
+    this.methods.push(r.method);
+    this.urls.push(r.url);
+    this.statuses.push(r.status);
+    this.durations.push(r.durationMs);
+    this.keyIds.push(r.keyId);
+    this.userIds.push(r.userId);
+    this.clusterIds.push(r.clusterId);
+    this.ips.push(r.ip);
+    this.agents.push(r.userAgent);
+    this.requestIds.push(r.requestId);
+    this.times.push(r.at);
+    if (this.times.length >= this.maxBuffered) {
       void this.flush();
     } else if (this.timer === undefined) {
       this.timer = setTimeout(() => void this.flush(), this.flushIntervalMs);
@@ -54,22 +78,20 @@ export class RequestLogRecorder {
 
   /** Entries waiting to be written. */
   get buffered(): number {
-    return this.buffer.length;
+    return this.times.length;
   }
 
   /** Writes everything buffered so far; resolves when it (and every earlier write) is done. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.buffer.length === 0) return this.writing;
-    const observed = this.buffer;
-    this.buffer = [];
-    this.writing = this.writing.then(() => {
-      const records = observed.map(toRecord);
-      return this.store.append(records).catch((error: unknown) => {
+    if (this.times.length === 0) return this.writing;
+    const records = this.drain();
+    this.writing = this.writing.then(() =>
+      this.store.append(records).catch((error: unknown) => {
         this.log.error({ err: error, entries: records.length }, 'writing the request log failed');
-      });
-    });
+      }),
+    );
     return this.writing;
   }
 
@@ -77,22 +99,48 @@ export class RequestLogRecorder {
   close(): Promise<void> {
     return this.flush();
   }
-}
 
-function toRecord(r: ObservedRequest): RequestLogRecord {
-  const target = redactRequestTarget(r.url);
-  return {
-    id: `rl_${ulid(r.at)}`,
-    at: r.at,
-    method: r.method,
-    path: target.length > MAX_TARGET ? target.slice(0, MAX_TARGET) : target,
-    status: r.status,
-    durationMs: Math.round(r.durationMs * 1000) / 1000,
-    keyId: r.keyId,
-    userId: r.userId,
-    clusterId: r.clusterId,
-    ip: r.ip,
-    userAgent: r.userAgent,
-    requestId: r.requestId,
-  };
+  private drain(): RequestLogRecord[] {
+    const {
+      methods,
+      urls,
+      statuses,
+      durations,
+      keyIds,
+      userIds,
+      clusterIds,
+      ips,
+      agents,
+      requestIds,
+      times,
+    } = this;
+    this.methods = [];
+    this.urls = [];
+    this.statuses = [];
+    this.durations = [];
+    this.keyIds = [];
+    this.userIds = [];
+    this.clusterIds = [];
+    this.ips = [];
+    this.agents = [];
+    this.requestIds = [];
+    this.times = [];
+    return times.map((at, i) => {
+      const target = redactRequestTarget(urls[i]!);
+      return {
+        id: `rl_${ulid(at)}`,
+        at,
+        method: methods[i]!,
+        path: target.length > MAX_TARGET ? target.slice(0, MAX_TARGET) : target,
+        status: statuses[i]!,
+        durationMs: Math.round(durations[i]! * 1000) / 1000,
+        keyId: keyIds[i]!,
+        userId: userIds[i]!,
+        clusterId: clusterIds[i]!,
+        ip: ips[i]!,
+        userAgent: agents[i]!,
+        requestId: requestIds[i]!,
+      };
+    });
+  }
 }
