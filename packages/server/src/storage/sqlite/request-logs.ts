@@ -32,7 +32,7 @@ export class SqliteRequestLogs implements RequestLogStore {
   private readonly stmt;
   private readonly write;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO request_log_batches (cluster_id, user_id, first_at, last_at, entries)
