@@ -28,10 +28,11 @@ const options = {
   off: { unauthenticatedCluster: OPEN_CLUSTER },
   'no-cluster-checks': { clusterChecks: false },
   'no-metering': { metering: false },
+  'no-observability': { observability: false },
 }[mode];
 if (!options)
   throw new Error(
-    `reference server: BENCH_AUTH must be unset, "limited", "off", "no-cluster-checks" or "no-metering", not "${mode}"`,
+    `reference server: BENCH_AUTH must be unset, "limited", "off", "no-cluster-checks", "no-metering" or "no-observability", not "${mode}"`,
   );
 const server = await startServer(
   { port: 0, host: '127.0.0.1', dataDir, logLevel: 'warn', redisUrl: undefined },

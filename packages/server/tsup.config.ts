@@ -22,6 +22,10 @@ const external = [
   // Native: V8 isolates for functions, loaded by the first run or deploy.
   'isolated-vm',
   'croner',
+  // Request metrics: the latency histograms (loaded by the first request to a cluster) and the operator's
+  // Prometheus registry (loaded by the first scrape of /metrics).
+  'hdr-histogram-js',
+  'prom-client',
   // Fastify's default schema compilers: never loaded, since the server gives Fastify its own (contract-validation.ts).
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',

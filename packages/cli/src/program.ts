@@ -12,6 +12,8 @@ import { newJobsCommand } from './commands/jobs/index.js';
 import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
+import { newLogsCommand } from './commands/logs/index.js';
+import { newMetricsCommand } from './commands/metrics/index.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSchemaCommand } from './commands/schema/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
@@ -88,6 +90,8 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newSchemaCommand(f))
     .addCommand(newIndexesCommand(f))
     .addCommand(newWebhooksCommand(f))
+    .addCommand(newLogsCommand(f))
+    .addCommand(newMetricsCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
     .addCommand(newLoginCommand(f))

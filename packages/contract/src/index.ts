@@ -22,6 +22,8 @@ export * from './schemas/device.js';
 export * from './schemas/document.js';
 export * from './schemas/function.js';
 export * from './schemas/job.js';
+export * from './schemas/metrics.js';
+export * from './schemas/request-log.js';
 export * from './schemas/schema.js';
 export * from './schemas/settings.js';
 export * from './schemas/sign-in.js';

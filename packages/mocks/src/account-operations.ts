@@ -2,7 +2,10 @@ import type {
   authRoutes,
   deviceRoutes,
   identityProviderRoutes,
+  logsKeyRoutes,
   logsRoutes,
+  RequestLogQuery,
+  SettingsPatch,
   settingsRoutes,
   webauthnRoutes,
 } from '@dataplatform/contract';
@@ -18,6 +21,7 @@ type RouteId =
   | (typeof deviceRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
+  | (typeof logsKeyRoutes)[number]['id']
   | (typeof identityProviderRoutes)[number]['id']
   | (typeof webauthnRoutes)[number]['id'];
 
@@ -138,6 +142,10 @@ export const accountOperations: Record<RouteId, Operation> = {
   'webauthn.delete': operation(({ params, account }) => ({
     body: account.model.passkeys.remove(userId(account), params.passkeyId!),
   })),
+  'settings.get': operation(({ account }) => ({ body: account.model.settings(userId(account)) })),
+  'settings.update': operation(({ body, account }) => ({
+    body: account.model.updateSettings(userId(account), body as SettingsPatch, account.client),
+  })),
   'settings.getIpAllowlist': operation(({ account }) => ({
     body: account.model.ipAllowlist(userId(account), account.client),
   })),
@@ -145,6 +153,15 @@ export const accountOperations: Record<RouteId, Operation> = {
     const { entries } = body as { entries: string[] };
     return { body: account.model.setIpAllowlist(userId(account), entries, account.client) };
   }),
+  'logs.requests.list': operation(({ query, account }) => ({
+    body: account.model.requestLogs.list(userId(account), query as RequestLogQuery),
+  })),
+  'logs.requests.get': operation(({ params, account }) => ({
+    body: account.model.requestLogs.get(userId(account), params.requestId!),
+  })),
+  'logs.requests.listByKey': operation(({ query, account, userId: caller }) => ({
+    body: account.model.requestLogs.list(caller ?? null, query as RequestLogQuery),
+  })),
   'logs.activity': operation(({ query, account }) => {
     const { limit, skip } = query as { limit: number; skip: number };
     return { body: account.model.activity(userId(account), limit, skip) };

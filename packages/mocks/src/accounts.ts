@@ -3,13 +3,15 @@ import {
   checkAllowlistAccess,
   RESET_LINK_MINUTES,
   rateTierOf,
+  type SettingsPatch,
 } from '@dataplatform/contract';
 import { ApiError } from './answers.js';
-import { ClusterModel } from './clusters.js';
+import { ClusterModel, planOf } from './clusters.js';
 import { DeviceModel } from './devices.js';
 import { FunctionModel } from './functions.js';
 import { createIdGenerator, randomToken } from './ids.js';
 import { PasskeyModel } from './passkeys.js';
+import { RequestLogModel } from './request-logs.js';
 import { TriggerModel } from './triggers.js';
 
 /** Where a request comes from: `X-Forwarded-For` when sent (the mocks trust it), else 127.0.0.1. */
@@ -45,6 +47,8 @@ interface MockUser {
   billing: { id: string; plan: string; trialExpiresAt: string };
   allowlist: string[];
   activity: ActivityEntry[];
+  /** Settings left null keep their defaults. */
+  settings: { timezone: string | null; sessionLifetimeHours: number | null; defaultClusterId: string | null };
 }
 
 interface ActivityEntry {
@@ -112,6 +116,8 @@ export class AccountModel {
   readonly functions = new FunctionModel();
   /** Triggers of the users' clusters (nothing fires on its own). */
   readonly triggers = new TriggerModel(this.functions);
+  /** Every request answered, for `/api/logs/requests`. */
+  readonly requestLogs = new RequestLogModel();
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -125,6 +131,7 @@ export class AccountModel {
     this.clusters.clear();
     this.functions.clear();
     this.triggers.clear();
+    this.requestLogs.clear();
   }
 
   /** Records a message as sent (the clusters' invitations). */
@@ -155,6 +162,7 @@ export class AccountModel {
         trialExpiresAt: new Date(now.getTime() + TRIAL_MS).toISOString(),
       },
       allowlist: [],
+      settings: { timezone: null, sessionLifetimeHours: null, defaultClusterId: null },
       activity: [],
     };
     this.#users.set(email, user);
@@ -296,6 +304,55 @@ export class AccountModel {
     if (blocked) throw ApiError.fromViolation(blocked);
   }
 
+  /** The settings as `GET /api/settings` answers them. */
+  settings(userId: string) {
+    const user = this.#byId(userId);
+    return {
+      account: { name: user.name, timezone: user.settings.timezone ?? 'UTC' },
+      security: {
+        ipAllowlist: [...user.allowlist],
+        sessionLifetimeHours: user.settings.sessionLifetimeHours ?? SESSION_MS / 3_600_000,
+      },
+      data: { defaultClusterId: user.settings.defaultClusterId },
+    };
+  }
+
+  /** Applies a merge patch of the settings, all of it or (when a part is refused) none. */
+  updateSettings(userId: string, patch: SettingsPatch, client: MockClient) {
+    const user = this.#byId(userId);
+    let allowlist: string[] | undefined;
+    if (patch.security?.ipAllowlist !== undefined) {
+      const entries = allowlistUpdate(patch.security.ipAllowlist, client.ip);
+      if (!Array.isArray(entries))
+        throw new ApiError(entries.code, entries.message.replace('"entries"', '"security.ipAllowlist"'), {
+          ...(entries.details as object),
+          field: 'security.ipAllowlist',
+        });
+      allowlist = entries;
+    }
+    const clusterId = patch.data?.defaultClusterId;
+    if (
+      clusterId !== undefined &&
+      clusterId !== null &&
+      !this.clusters.membership(userId, planOf(user.billing), clusterId)
+    )
+      throw new ApiError(
+        'validation_error',
+        'Invalid body field "data.defaultClusterId": you are not a member of a cluster with this id',
+        { in: 'body', field: 'data.defaultClusterId' },
+      );
+    if (patch.account?.name !== undefined) user.name = patch.account.name;
+    if (patch.account?.timezone !== undefined) user.settings.timezone = patch.account.timezone;
+    if (patch.security?.sessionLifetimeHours !== undefined)
+      user.settings.sessionLifetimeHours = patch.security.sessionLifetimeHours;
+    if (clusterId !== undefined) user.settings.defaultClusterId = clusterId;
+    if (allowlist !== undefined) {
+      user.allowlist = allowlist;
+      this.#log(user, 'ip_allowlist.updated', client, { entries: allowlist });
+    }
+    return this.settings(userId);
+  }
+
   setIpAllowlist(userId: string, requested: readonly string[], client: MockClient) {
     const entries = allowlistUpdate(requested, client.ip);
     if (!Array.isArray(entries)) throw ApiError.fromViolation(entries);
@@ -324,7 +381,8 @@ export class AccountModel {
 
   #start(user: MockUser) {
     const token = `mock_session_${randomToken(32)}`;
-    const expiresAt = new Date(Date.now() + SESSION_MS).toISOString();
+    const hours = user.settings.sessionLifetimeHours;
+    const expiresAt = new Date(Date.now() + (hours === null ? SESSION_MS : hours * 3_600_000)).toISOString();
     this.#sessions.set(token, { id: `ses_${this.#id()}`, userId: user.id, expiresAt, revoked: false });
     return { user: userAnswer(user), token, expiresAt };
   }

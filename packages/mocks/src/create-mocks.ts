@@ -161,16 +161,31 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
 
   return http[method](path, async (info) => {
     // A known key's answer goes into its usage history, whatever its status.
-    const authenticated: { key?: MockKey } = {};
+    const authenticated: { key?: MockKey; userId?: string } = {};
+    const started = performance.now();
     const response = await answer(info, authenticated);
     if (authenticated.key)
       state.keys.managed.record(authenticated.key, info.request, response.status, clientOf(info.request).ip);
+    const managed = authenticated.key as ManagedKey | undefined;
+    const client = clientOf(info.request);
+    state.accounts.requestLogs.record({
+      method: info.request.method,
+      url: new URL(info.request.url),
+      status: response.status,
+      durationMs: performance.now() - started,
+      keyId: managed?.id ?? null,
+      userId: authenticated.userId ?? null,
+      ownerId: authenticated.userId ?? managed?.owner?.userId ?? null,
+      ip: client.ip,
+      userAgent: client.userAgent,
+      requestId: response.headers.get('x-request-id') ?? requestIdOf(info.request),
+    });
     return response;
   });
 
   async function answer(
     { request, params }: { request: Request; params: Record<string, string | readonly string[] | undefined> },
-    authenticated: { key?: MockKey },
+    authenticated: { key?: MockKey; userId?: string },
   ): Promise<Response> {
     const requestId = requestIdOf(request);
     const fail = (error: unknown) => {
@@ -218,6 +233,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
       // Authentication and authorization come before any validation, as on the server.
       const authorized = authorize(request, route, state);
       authenticated.key = authorized.key;
+      if (authorized.session) authenticated.userId = authorized.session.userId;
       limits = authorized.headers;
       const { scopes, session } = authorized;
       const bodyText = await readBodyText(request, route);

@@ -7,6 +7,7 @@ import { documentOperations, type Operation } from './document-operations.js';
 import { functionOperations, triggerOperations } from './function-operations.js';
 import { importOperations } from './import-operations.js';
 import { keyOperations } from './key-operations.js';
+import { metricsOperations } from './metrics-operations.js';
 import { schemaOperations } from './schema-operations.js';
 import { sqlOperations } from './sql-operation.js';
 import { webhookOperations } from './webhook-operations.js';
@@ -27,6 +28,7 @@ export const operations: Record<RouteId, Operation> = {
   ...memberOperations,
   ...billingOperations,
   ...schemaOperations,
+  ...metricsOperations,
   ...functionOperations,
   ...triggerOperations,
 };

@@ -109,6 +109,8 @@ async function accountBody(
       return { name: 'route check' };
     case 'settings.setIpAllowlist':
       return { entries: ['127.0.0.1'] };
+    case 'settings.update':
+      return { account: { timezone: 'Europe/Paris' } };
     case 'webauthn.register':
       return passkeyRegistration(token, 'route-check-credential');
     case 'auth.deviceApprove':
@@ -328,6 +330,17 @@ describe('the route table', () => {
         if (route.id === 'billing.invoices.get') {
           const list = await call('GET', '/api/billing/invoices', { key: null, headers });
           path = route.path.replace('{id}', list.body.data[0]._id);
+        }
+        if (route.tag === 'metrics') {
+          const clusters = await call('GET', '/api/clusters', { key: null, headers });
+          path = `${route.path}?clusterId=${clusters.body.data[0]._id}`;
+        }
+        if (route.id === 'logs.requests.get') {
+          await call('GET', '/api/auth/profile', {
+            key: null,
+            headers: { ...headers, 'x-request-id': 'req-route-check' },
+          });
+          path = route.path.replace('{requestId}', 'req-route-check');
         }
         if (route.id === 'auth.googleCallback' || route.id === 'auth.githubCallback')
           path += '?code=c&state=s';

@@ -22,6 +22,7 @@ import { Functions } from './resources/functions.js';
 import { Jobs } from './resources/jobs.js';
 import { Keys } from './resources/keys.js';
 import { Logs } from './resources/logs.js';
+import { Metrics } from './resources/metrics.js';
 import { Robots } from './resources/robots.js';
 import { Schema } from './resources/schema.js';
 import { Settings } from './resources/settings.js';
@@ -83,6 +84,8 @@ export class DataPlatform {
   readonly jobs: Jobs;
   /** The activity log: `/api/logs/*`. */
   readonly logs: Logs;
+  /** Request metrics and totals of a cluster: `/api/metrics/*`. */
+  readonly metrics: Metrics;
   /** Account settings, such as the IP allowlist: `/api/settings/*`. */
   readonly settings: Settings;
   /** The signed-in user's API keys: `/api/keys/*`. */
@@ -143,6 +146,7 @@ export class DataPlatform {
     this.auth = new Auth(this);
     this.jobs = new Jobs(this);
     this.logs = new Logs(this);
+    this.metrics = new Metrics(this);
     this.settings = new Settings(this);
     this.keys = new Keys(this);
     this.robots = new Robots(this);

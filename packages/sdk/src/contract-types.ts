@@ -562,6 +562,44 @@ export type JobStatus = 'running' | 'queued' | 'succeeded' | 'failed' | 'cancell
 /** Answer of logout and logout-all. */
 export type LoggedOut = { sessionsEnded: number };
 
+/** One bucket. */
+export type MetricPoint = {
+  t: string;
+  requests: number;
+  errors: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  bytesIn: number;
+  bytesOut: number;
+};
+
+/** Request metrics per bucket. */
+export type MetricSeries = {
+  interval: 'minute' | 'hour' | 'day';
+  series: {
+    t: string;
+    requests: number;
+    errors: number;
+    p50Ms: number;
+    p95Ms: number;
+    p99Ms: number;
+    bytesIn: number;
+    bytesOut: number;
+  }[];
+};
+
+/** A cluster's totals. */
+export type MetricsSummary = {
+  documents: number;
+  storageBytes: number;
+  collections: number;
+  keys: number;
+  webhookSuccessRate: number | null;
+  functionInvocations: number;
+  requestsToday: number;
+};
+
 export type Passkey = {
   _id: string;
   name: string;
@@ -595,6 +633,41 @@ export type Plan = 'free' | 'starter' | 'team' | 'payg';
 /** A payment provider's page. */
 export type RedirectUrl = { url: string };
 
+/** A request log entry. */
+export type RequestLogEntry = {
+  _id: string;
+  t: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  keyId: string | null;
+  userId: string | null;
+  ip: string;
+  userAgent: string | null;
+  requestId: string;
+};
+
+/** A page of the request log. */
+export type RequestLogList = {
+  data: {
+    _id: string;
+    t: string;
+    method: string;
+    path: string;
+    status: number;
+    durationMs: number;
+    keyId: string | null;
+    userId: string | null;
+    ip: string;
+    userAgent: string | null;
+    requestId: string;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+};
+
 /** Answer of forgot-password. */
 export type ResetRequested = { accepted: true };
 
@@ -624,6 +697,22 @@ export type RobotCreate = {
 };
 
 export type RobotList = { data: { _id: string; name: string; scopes: string[]; createdAt: string }[] };
+
+/** The settings as the API answers them. */
+export type Settings = {
+  account: { name: string; timezone: string };
+  security: { ipAllowlist: string[]; sessionLifetimeHours: number };
+  data: { defaultClusterId: string | null };
+};
+
+/** A merge patch of the settings. */
+export type SettingsPatch = {
+  account?: { name?: string | undefined; timezone?: string | null | undefined } | undefined;
+  security?:
+    | { ipAllowlist?: string[] | undefined; sessionLifetimeHours?: number | null | undefined }
+    | undefined;
+  data?: { defaultClusterId?: string | null | undefined } | undefined;
+};
 
 /** Body of sign-in. */
 export type SignInRequest = { email: string; password: string };

@@ -55,13 +55,20 @@ export type {
   JobRowError,
   JobStatus,
   LoggedOut,
+  MetricPoint,
+  MetricSeries,
+  MetricsSummary,
   PasswordReset,
   Plan,
   RedirectUrl,
+  RequestLogEntry,
+  RequestLogList,
   ResetRequested,
   Robot,
   RobotCreate,
   RobotList,
+  Settings as AccountSettings,
+  SettingsPatch,
   SignInRequest,
   SignUpRequest,
   SqlCondition,
@@ -155,7 +162,8 @@ export {
 export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
-export { Logs } from './resources/logs.js';
+export { Logs, type RequestLogParams, RequestLogs } from './resources/logs.js';
+export { Metrics, type MetricsParams } from './resources/metrics.js';
 export {
   type CompiledQuery,
   type FieldName,

@@ -119,6 +119,21 @@ describe('client.logs and client.settings', () => {
     expect(actions).toEqual(['plan.selected', 'signup']);
   });
 
+  it('reads and changes the settings with a merge patch', async () => {
+    const client = new DataPlatform({ baseUrl });
+    await client.auth.signUp(ada, { storeToken: true });
+    expect((await client.settings.get()).account.timezone).toBe('UTC');
+    const changed = await client.settings.update({
+      account: { timezone: 'Europe/Paris' },
+      security: { sessionLifetimeHours: 12 },
+    });
+    expect(changed.account.timezone).toBe('Europe/Paris');
+    expect(changed.security.sessionLifetimeHours).toBe(12);
+    await expect(client.settings.update({ account: { timezone: 'Mars/Olympus' } })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+  });
+
   it('reads and sets the IP allowlist, and the profile is refused from outside it', async () => {
     const client = new DataPlatform({ baseUrl });
     await client.auth.signUp(ada, { storeToken: true });

@@ -14,11 +14,14 @@ import { contractValidation } from './http/contract-validation.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { registerJsonBody } from './http/json-body.js';
+import { observeRequests, type RequestObserver } from './http/observe-requests.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/protocol-errors.js';
 import { serveRoutes } from './http/register-route.js';
 import { requestIdOf } from './http/request-id.js';
 import { endUnusedConnectionsOnClose } from './http/unused-connections.js';
 import { createMailer } from './mail/mailer.js';
+import { HttpCounters } from './metrics/http-counters.js';
+import { MetricsRecorder } from './metrics/recorder.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { batchHandlers } from './routes/batch.js';
@@ -31,8 +34,10 @@ import { functionHandlers } from './routes/functions.js';
 import { registerHealth } from './routes/health.js';
 import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
-import { logsHandlers } from './routes/logs.js';
+import { logsHandlers, logsKeyHandlers } from './routes/logs.js';
+import { metricsHandlers } from './routes/metrics.js';
 import { registerPages } from './routes/pages.js';
+import { registerPrometheus } from './routes/prometheus.js';
 import { schemaHandlers } from './routes/schema.js';
 import { settingsHandlers } from './routes/settings.js';
 import { signInHandlers } from './routes/sign-in.js';
@@ -46,6 +51,7 @@ import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { billedStatus } from './services/billing.js';
 import { type BillingRuntime, openBilling } from './services/billing-runtime.js';
+import { ClusterAccess } from './services/cluster-access.js';
 import { ClusterDeletions } from './services/cluster-deletions.js';
 import { ClusterMembers } from './services/cluster-members.js';
 import { ClusterService } from './services/clusters.js';
@@ -56,8 +62,11 @@ import { FunctionService } from './services/functions.js';
 import { ImportService } from './services/import/import-service.js';
 import { JobService } from './services/jobs.js';
 import { KeyService } from './services/keys.js';
+import { MetricsService } from './services/metrics.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
+import { RequestLogRecorder } from './services/request-log-recorder.js';
+import { RequestLogService } from './services/request-logs.js';
 import { RobotService } from './services/robots.js';
 import { SchemaService } from './services/schema.js';
 import { SchemaGuards } from './services/schema-guards.js';
@@ -87,6 +96,10 @@ declare module 'fastify' {
     triggerScheduler: TriggerScheduler;
     /** Runs triggers' targets (`drain()` lets tests wait for runs in flight). */
     triggerRunner: TriggerRunner;
+    /** Writes the request log (`flush()` lets tests read what was just answered); absent when turned off. */
+    requestLog?: RequestLogRecorder;
+    /** Counts request metrics (`flush()` writes them); absent when turned off. */
+    metricsRecorder?: MetricsRecorder;
   }
 }
 
@@ -156,6 +169,31 @@ export async function buildApp(
     : new Authenticator(storage, limiter, sessions, options.clusterChecks ?? true);
   const usage = new UsageRecorder(storage.usage, app.log, { flushIntervalMs: options.usageFlushIntervalMs });
   registerUsageRecording(app, usage);
+  // The request log and the request metrics see every answer; a benchmark may turn them off.
+  const clock = options.clock ?? systemClock;
+  const observers: RequestObserver[] = [];
+  let requestLog: RequestLogRecorder | undefined;
+  let metricsRecorder: MetricsRecorder | undefined;
+  let httpCounters: HttpCounters | undefined;
+  if (options.observability !== false) {
+    const log = new RequestLogRecorder(storage.requestLogs, app.log, options.requestLogFlushIntervalMs);
+    const recorder = new MetricsRecorder(storage.metrics, app.log);
+    httpCounters = new HttpCounters();
+    observers.push(log, recorder, httpCounters);
+    app.decorate('requestLog', log);
+    app.decorate('metricsRecorder', recorder);
+    app.addHook('onClose', () => log.close());
+    app.addHook('onClose', () => recorder.close());
+    requestLog = log;
+    metricsRecorder = recorder;
+  }
+  observeRequests(app, observers, clock);
+  registerPrometheus(app, {
+    storage,
+    http: httpCounters,
+    token: config.metricsToken,
+    ...(requestLog ? { requestLogBuffered: () => requestLog.buffered } : {}),
+  });
   const planner = new BatchPlanner(config.bodyLimit);
   app.addHook('onClose', () => planner.close());
 
@@ -218,7 +256,6 @@ export async function buildApp(
     meter ? (clusterId) => meter.recordFunctionInvocation(clusterId) : undefined,
     (error) => app.log.error({ err: error }, 'function invocations not recorded'),
   );
-  const clock = options.clock ?? systemClock;
   const triggerRunner = new TriggerRunner(storage, functions, app.log, webhooks.sender);
   webhooks.worker?.useTriggers((delivery) => triggerRunner.deliverEvent(delivery));
   const scheduler = new TriggerScheduler(storage, triggerRunner, clock, app.log);
@@ -231,6 +268,10 @@ export async function buildApp(
     await functions.flushInvocations();
   });
   const triggers = new TriggerService(storage, triggerRunner, clock);
+
+  const requestLogs = new RequestLogService(storage);
+  const clusters = new ClusterService(storage, config.regions, deletions);
+  const metrics = new MetricsService(storage, new ClusterAccess(storage), clusters, clock, metricsRecorder);
 
   // Every route of the contract, each with its handler; a route without one (or the reverse) stops the start.
   const ipAllowlist = enforceIpAllowlist(storage);
@@ -258,9 +299,11 @@ export async function buildApp(
         publicUrl().startsWith('https:'),
       ),
       ...webauthnHandlers(new PasskeyService(storage, accounts, activity, relyingParty)),
-      ...settingsHandlers(new SettingsService(storage, activity)),
-      ...logsHandlers(activity),
-      ...clusterHandlers(new ClusterService(storage, config.regions, deletions)),
+      ...settingsHandlers(new SettingsService(storage, activity, config.sessionTtlSeconds)),
+      ...logsHandlers(activity, requestLogs),
+      ...logsKeyHandlers(requestLogs),
+      ...clusterHandlers(clusters),
+      ...metricsHandlers(metrics),
       ...memberHandlers(
         new ClusterMembers(storage, mailer, () => (config.appUrl ?? ownUrl(app)).replace(/\/+$/, '')),
       ),

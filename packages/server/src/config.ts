@@ -1,5 +1,10 @@
 import { Resolver } from 'node:dns';
-import { BATCH_BODY_LIMIT, type PriceTable, parseAllowlistEntry } from '@dataplatform/contract';
+import {
+  BATCH_BODY_LIMIT,
+  DEFAULT_LOG_RETENTION_DAYS,
+  type PriceTable,
+  parseAllowlistEntry,
+} from '@dataplatform/contract';
 import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
 import { loadPaymentSettings, loadPrices, type PaymentSettings } from './billing-settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from './webhooks/schedule.js';
@@ -42,6 +47,10 @@ export interface ServerConfig {
   sessionSecret: string | undefined;
   /** Lifetime of a session in seconds. */
   sessionTtlSeconds: number;
+  /** Bearer token that lets addresses other than loopback scrape `/metrics` (`DATAPLATFORM_METRICS_TOKEN`). */
+  metricsToken: string | undefined;
+  /** Days the request log keeps an entry (`DATAPLATFORM_LOG_RETENTION_DAYS`, 7 by default). */
+  logRetentionDays: number;
   /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; none by default. */
   trustedProxies: string[];
   /** SMTP server, `smtp://user:pass@host:port` or `smtps://…`; without it mail goes to `<data dir>/outbox.jsonl`. */
@@ -148,6 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sqliteMmapSize: integer(env.DATAPLATFORM_SQLITE_MMAP_SIZE, 1024 ** 3, 'DATAPLATFORM_SQLITE_MMAP_SIZE'),
     sessionSecret: env.DATAPLATFORM_SESSION_SECRET || undefined,
     sessionTtlSeconds: integer(env.DATAPLATFORM_SESSION_TTL, 7 * 86_400, 'DATAPLATFORM_SESSION_TTL'),
+    metricsToken: env.DATAPLATFORM_METRICS_TOKEN || undefined,
+    logRetentionDays: integer(
+      env.DATAPLATFORM_LOG_RETENTION_DAYS,
+      DEFAULT_LOG_RETENTION_DAYS,
+      'DATAPLATFORM_LOG_RETENTION_DAYS',
+    ),
     trustedProxies: trustedProxies(env.DATAPLATFORM_TRUSTED_PROXIES),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SMTP_FROM || 'dataplatform <no-reply@localhost>',

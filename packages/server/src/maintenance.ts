@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_WINDOW_MS } from '@dataplatform/contract';
+import { IDEMPOTENCY_WINDOW_MS, METRIC_INTERVALS, METRIC_RETENTION_MS } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from './storage/types.js';
 
@@ -44,6 +44,25 @@ const TASKS: readonly Task[] = [
     run: (storage) => storage.deviceAuthorizations.purge(new Date().toISOString()),
   },
 ];
+
+/** The request log's sweep: entries older than the retention go, once an hour. */
+export function requestLogRetention(days: number): Task {
+  return {
+    name: 'purge-request-logs',
+    everyMs: 60 * 60 * 1000,
+    run: (storage, now) => storage.requestLogs.purge(now.getTime() - days * 86_400_000),
+  };
+}
+
+/** Request metrics' sweep: each bucket size expires after its own retention (`METRIC_RETENTION_MS`). */
+export const metricsRetention: Task = {
+  name: 'purge-metric-buckets',
+  everyMs: 60 * 60 * 1000,
+  run: async (storage, now) => {
+    for (const interval of METRIC_INTERVALS)
+      await storage.metrics.purge(interval, now.getTime() - METRIC_RETENTION_MS[interval]);
+  },
+};
 
 /**
  * Runs the periodic tasks. Every instance ticks, but a task's work happens only in the instance that claims it

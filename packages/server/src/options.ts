@@ -24,6 +24,13 @@ export interface ServerOptions {
   clock?: Clock;
   /** Benchmarks only: false turns usage metering off, so that `GET` can be measured with and without it. */
   metering?: boolean;
+  /**
+   * Benchmarks only: false turns the request log and the request metrics off, so that `pnpm bench:observability`
+   * can measure what they cost beside a server that keeps them.
+   */
+  observability?: boolean;
+  /** How often the request log is written, in milliseconds (default 200). */
+  requestLogFlushIntervalMs?: number;
   /** How often metered usage is written, in milliseconds (default 1000). */
   meteringFlushIntervalMs?: number;
   /** PostgreSQL: how long this instance trusts an answer about a cluster's subscriptions (default 500 ms). */

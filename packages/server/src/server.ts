@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { prepareDataDir } from './data-dir.js';
-import { Maintenance } from './maintenance.js';
+import { Maintenance, metricsRetention, requestLogRetention } from './maintenance.js';
 import type { ServerOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
@@ -56,7 +56,11 @@ export async function startServer(
   // A production deployment never gets an all-scopes account it did not ask for.
   const devAccount =
     config.mode === 'development' ? await ensureDevAccount(storage, config.dataDir, url) : null;
-  const maintenance = new Maintenance(storage, app.log, undefined, app.billing.tasks.tasks());
+  const maintenance = new Maintenance(storage, app.log, undefined, [
+    ...app.billing.tasks.tasks(),
+    requestLogRetention(config.logRetentionDays),
+    metricsRetention,
+  ]);
   maintenance.start();
   app.webhooks.worker?.start();
   app.triggerScheduler.start();

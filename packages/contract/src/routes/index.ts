@@ -9,7 +9,8 @@ import { deviceRoutes } from './device.js';
 import { functionKeyRoutes, functionRoutes } from './functions.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
-import { logsRoutes } from './logs.js';
+import { logsKeyRoutes, logsRoutes } from './logs.js';
+import { metricsRoutes } from './metrics.js';
 import { robotsRoutes } from './robots.js';
 import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
@@ -28,7 +29,8 @@ export { deviceRoutes } from './device.js';
 export { functionKeyRoutes, functionRoutes } from './functions.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
-export { logsRoutes } from './logs.js';
+export { logsKeyRoutes, logsRoutes } from './logs.js';
+export { metricsRoutes } from './metrics.js';
 export { robotsRoutes } from './robots.js';
 export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
@@ -50,6 +52,8 @@ export const routes: readonly RouteDefinition[] = [
   ...webauthnRoutes,
   ...settingsRoutes,
   ...logsRoutes,
+  ...logsKeyRoutes,
+  ...metricsRoutes,
   ...jobsRoutes,
   ...clusterRoutes,
   ...memberRoutes,
@@ -77,6 +81,8 @@ export type RouteId =
   | (typeof webauthnRoutes)[number]['id']
   | (typeof settingsRoutes)[number]['id']
   | (typeof logsRoutes)[number]['id']
+  | (typeof logsKeyRoutes)[number]['id']
+  | (typeof metricsRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
   | (typeof clusterRoutes)[number]['id']

@@ -11,6 +11,7 @@ describe('the routes behind the IP allowlist (ipGuarded)', () => {
         ...robotsRoutes.map((route) => route.id),
         'auth.profile',
         'settings.setIpAllowlist',
+        'settings.update',
       ]),
     );
   });

@@ -1,4 +1,4 @@
-import type { IpAllowlist } from '../contract-types.js';
+import type { Settings as AccountSettings, IpAllowlist, SettingsPatch } from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';
@@ -23,9 +23,22 @@ export class IpAllowlistSetting extends APIResource {
 
 /**
  * Account settings, under `/api/settings`.
- * @example await client.settings.ipAllowlist.set(['203.0.113.0/24']);
+ * @example await client.settings.update({ security: { sessionLifetimeHours: 12 } });
  */
 export class Settings extends APIResource {
+  /** Every setting: account (name, time zone), security (allowlist, session lifetime), data (default cluster). */
+  get(options?: RequestOptions): APIPromise<AccountSettings> {
+    return this._client.get('/api/settings', options);
+  }
+
+  /**
+   * Changes what the merge patch names (`null` restores a default); BadRequestError `validation_error` when any
+   * part is refused, and then nothing changes. A new session lifetime applies to sessions started afterwards.
+   */
+  update(patch: SettingsPatch, options?: RequestOptions): APIPromise<AccountSettings> {
+    return this._client.patch('/api/settings', { ...options, body: patch });
+  }
+
   /** `/api/settings/ip-allowlist`. */
   readonly ipAllowlist: IpAllowlistSetting = new IpAllowlistSetting(this._client);
 }

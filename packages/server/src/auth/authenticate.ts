@@ -99,6 +99,7 @@ export class Authenticator {
       throw new ApiError('unauthorized', 'Invalid API key');
     // A known key from here on: whatever the answer, it goes into the key's usage history (auth/usage-hook.ts).
     request.usageKeyId = stored.keyId;
+    request.usageClusterId = stored.clusterId;
     if (stored.status === 'paused') throw new ApiError('key_paused');
     if (keyHasExpired(stored.expiresAt, Date.now())) throw new ApiError('key_expired');
     if (this.clusterChecks && stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');

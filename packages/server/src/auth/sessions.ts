@@ -74,8 +74,10 @@ export class Sessions {
 
   /** Starts a session of the user from this client and signs its token. */
   async start(userId: string, client: ClientInfo): Promise<IssuedSession> {
+    // The account's own session lifetime (`/api/settings`), else the server's.
+    const hours = (await this.storage.settings.get(userId)).sessionLifetimeHours;
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
+    const expiresAt = new Date(now.getTime() + (hours === null ? this.ttlSeconds : hours * 3600) * 1000);
     const sessionId = `ses_${randomBytes(16).toString('base64url')}`;
     await this.storage.sessions.create({
       id: sessionId,

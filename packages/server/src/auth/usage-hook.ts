@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The API key the request was made with, once its secret matched (set by authentication, even when it refuses). */
     usageKeyId?: string;
+    /** The cluster of that key (set with `usageKeyId`), for the request log and metrics of refused requests. */
+    usageClusterId?: string;
   }
 }
 
@@ -18,6 +20,7 @@ const MAX_PATH = 2048;
  */
 export function registerUsageRecording(app: FastifyInstance, recorder: UsageRecorder): void {
   app.decorateRequest('usageKeyId', undefined);
+  app.decorateRequest('usageClusterId', undefined);
   app.addHook('onResponse', (request, reply, done) => {
     const keyId = request.usageKeyId;
     if (keyId !== undefined) {

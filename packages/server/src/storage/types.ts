@@ -9,12 +9,15 @@ import type { FunctionStore } from './functions.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { JobStore } from './jobs.js';
 import type { EngineKeyStore, KeyStore } from './keys.js';
+import type { MetricsStore } from './metrics.js';
 import type { NotificationStore } from './notifications.js';
 import type { QueryStore } from './query.js';
+import type { RequestLogStore } from './request-logs.js';
 import type { RobotStore } from './robots.js';
 import type { SchemaStore } from './schema.js';
 import type { ServerSecretStore } from './secrets.js';
 import type { SessionStore } from './sessions.js';
+import type { UserSettingsStore } from './settings.js';
 import type { SignInStore } from './sign-in.js';
 import type { TaskStore } from './tasks.js';
 import type { TriggerStore } from './triggers.js';
@@ -41,6 +44,12 @@ export interface Storage {
   readonly queries: QueryStore;
   readonly notifications: NotificationStore;
   readonly sessions: SessionStore;
+  /** Every answered request, for `/api/logs/requests`. */
+  readonly requestLogs: RequestLogStore;
+  /** Request metrics in minute, hour and day buckets. */
+  readonly metrics: MetricsStore;
+  /** Account settings: time zone, session lifetime, default cluster (and the name and allowlist they change). */
+  readonly settings: UserSettingsStore;
   readonly secrets: ServerSecretStore;
   readonly signIn: SignInStore;
   readonly deviceAuthorizations: DeviceAuthorizationStore;

@@ -60,6 +60,8 @@ describe('dp completion bash', () => {
         'keys',
         'login',
         'logout',
+        'logs',
+        'metrics',
         'profiles',
         'schema',
         'sql',

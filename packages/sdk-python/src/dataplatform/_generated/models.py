@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -737,6 +737,47 @@ class MemberUpdate(TypedDict):
     role: Literal["owner", "admin", "developer", "viewer"]
 
 
+class MetricPoint(TypedDict):
+    """Requests, errors, latency percentiles and bytes of one bucket."""
+
+    #: Start of the bucket
+    t: str
+    requests: int
+    #: Answers with a status of 400 or more
+    errors: int
+    #: Median duration, from a merged HDR histogram (about 1 % error)
+    p50Ms: float
+    p95Ms: float
+    p99Ms: float
+    #: Request bodies, by Content-Length
+    bytesIn: int
+    #: Answer bodies, by Content-Length
+    bytesOut: int
+
+
+class MetricSeries(TypedDict):
+    """Request metrics per bucket."""
+
+    interval: Literal["minute", "hour", "day"]
+    #: Buckets with traffic, oldest first
+    series: List["MetricPoint"]
+
+
+class MetricsSummary(TypedDict):
+    """A cluster's totals."""
+
+    documents: int
+    storageBytes: int
+    collections: int
+    keys: int
+    #: Succeeded over finished deliveries; null when none finished
+    webhookSuccessRate: Optional[float]
+    #: Runs of its functions, all kept
+    functionInvocations: int
+    #: Requests since midnight UTC
+    requestsToday: int
+
+
 class Passkey(TypedDict):
     """A passkey (WebAuthn credential) that signs the user in."""
 
@@ -825,6 +866,38 @@ class RedirectUrl(TypedDict):
     url: str
 
 
+class RequestLogEntry(TypedDict):
+    """One request and its answer, with no secret in it."""
+
+    _id: str
+    #: When the answer was sent
+    t: str
+    method: str
+    #: Path and query string as sent, with the values of credential-like query parameters (token, key, secret, password, code, signature, …) replaced by `[redacted]`
+    path: str
+    status: int
+    #: From the request read to the answer sent
+    durationMs: float
+    #: The API key the request was made with, when one was known
+    keyId: Optional[str]
+    #: The signed-in user, for a request with a session token
+    userId: Optional[str]
+    ip: str
+    userAgent: Optional[str]
+    #: The X-Request-Id of the request
+    requestId: str
+
+
+class RequestLogList(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["RequestLogEntry"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
 class ResetPasswordRequest(TypedDict):
     """The reset token and the new password."""
 
@@ -900,6 +973,22 @@ class SchemaValidatorPutBody(TypedDict):
     schema: Dict[str, Any]
     #: `strict` (the default) enforces the schema on every write; `off` keeps it without enforcing
     level: NotRequired[Literal["strict", "off"]]
+
+
+class Settings(TypedDict):
+    """The signed-in user's account settings."""
+
+    account: Dict[str, Any]
+    security: Dict[str, Any]
+    data: Dict[str, Any]
+
+
+class SettingsPatch(TypedDict):
+    """A JSON merge patch (RFC 7396) of the settings: fields left out stay; `null` restores the default of a time zone, a session lifetime or a default cluster. A non-empty `ipAllowlist` must include the address the request comes from; `defaultClusterId` must name a cluster the user is a member of."""
+
+    account: NotRequired[Dict[str, Any]]
+    security: NotRequired[Dict[str, Any]]
+    data: NotRequired[Dict[str, Any]]
 
 
 class SignInRequest(TypedDict):

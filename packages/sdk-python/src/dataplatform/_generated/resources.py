@@ -221,7 +221,15 @@ class WebauthnResource(SyncResource):
 
 
 class SettingsResource(SyncResource):
-    """`client.settings`: 2 operation(s) of the contract."""
+    """`client.settings`: 4 operation(s) of the contract."""
+
+    def get(self, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Read your settings: `GET /api/settings`."""
+        return cast("_m.Settings", self._client.request("GET", "/api/settings", options=options))
+
+    def update(self, body: _m.SettingsPatch, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Change your settings: `PATCH /api/settings`."""
+        return cast("_m.Settings", self._client.request("PATCH", "/api/settings", body=body, options=options))
 
     def get_ip_allowlist(self, *, options: Optional[RequestOptions] = None) -> _m.IpAllowlist:
         """Read the IP allowlist: `GET /api/settings/ip-allowlist`."""
@@ -232,12 +240,44 @@ class SettingsResource(SyncResource):
         return cast("_m.IpAllowlist", self._client.request("PUT", "/api/settings/ip-allowlist", body=body, options=options))
 
 
+class LogsRequestsResource(SyncResource):
+    """`client.logs.requests`: 3 operation(s) of the contract."""
+
+    def list(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.RequestLogEntry]:
+        """List the request log: `GET /api/logs/requests`."""
+        return self._client.get_page("/api/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+    def get(self, request_id: str, *, options: Optional[RequestOptions] = None) -> _m.RequestLogEntry:
+        """Get one logged request: `GET /api/logs/requests/{requestId}`."""
+        return cast("_m.RequestLogEntry", self._client.request("GET", f"/api/logs/requests/{segment(request_id, 'requestId')}", options=options))
+
+    def list_by_key(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.RequestLogEntry]:
+        """List the request log of the key's cluster: `GET /api/v1/logs/requests`."""
+        return self._client.get_page("/api/v1/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+
 class LogsResource(SyncResource):
     """`client.logs`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.requests = LogsRequestsResource(client)
 
     def activity(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.ActivityEntry]:
         """List the activity log: `GET /api/logs/activity`."""
         return self._client.get_page("/api/logs/activity", query={"limit": limit, "skip": skip}, options=options)
+
+
+class MetricsResource(SyncResource):
+    """`client.metrics`: 2 operation(s) of the contract."""
+
+    def get(self, *, cluster_id: str, from_: Optional[str] = None, to: Optional[str] = None, interval: Optional[Literal["minute", "hour", "day"]] = None, key_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.MetricSeries:
+        """Request metrics of a cluster: `GET /api/metrics`."""
+        return cast("_m.MetricSeries", self._client.request("GET", "/api/metrics", query={"clusterId": cluster_id, "from": from_, "to": to, "interval": interval, "keyId": key_id}, options=options))
+
+    def summary(self, *, cluster_id: str, options: Optional[RequestOptions] = None) -> _m.MetricsSummary:
+        """A cluster's totals: `GET /api/metrics/summary`."""
+        return cast("_m.MetricsSummary", self._client.request("GET", "/api/metrics/summary", query={"clusterId": cluster_id}, options=options))
 
 
 class JobsResource(SyncResource):
@@ -823,7 +863,15 @@ class AsyncWebauthnResource(AsyncResource):
 
 
 class AsyncSettingsResource(AsyncResource):
-    """`client.settings`: 2 operation(s) of the contract."""
+    """`client.settings`: 4 operation(s) of the contract."""
+
+    async def get(self, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Read your settings: `GET /api/settings`."""
+        return cast("_m.Settings", await self._client.request("GET", "/api/settings", options=options))
+
+    async def update(self, body: _m.SettingsPatch, *, options: Optional[RequestOptions] = None) -> _m.Settings:
+        """Change your settings: `PATCH /api/settings`."""
+        return cast("_m.Settings", await self._client.request("PATCH", "/api/settings", body=body, options=options))
 
     async def get_ip_allowlist(self, *, options: Optional[RequestOptions] = None) -> _m.IpAllowlist:
         """Read the IP allowlist: `GET /api/settings/ip-allowlist`."""
@@ -834,12 +882,44 @@ class AsyncSettingsResource(AsyncResource):
         return cast("_m.IpAllowlist", await self._client.request("PUT", "/api/settings/ip-allowlist", body=body, options=options))
 
 
+class AsyncLogsRequestsResource(AsyncResource):
+    """`client.logs.requests`: 3 operation(s) of the contract."""
+
+    def list(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.RequestLogEntry]:
+        """List the request log: `GET /api/logs/requests`."""
+        return self._client.get_page("/api/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+    async def get(self, request_id: str, *, options: Optional[RequestOptions] = None) -> _m.RequestLogEntry:
+        """Get one logged request: `GET /api/logs/requests/{requestId}`."""
+        return cast("_m.RequestLogEntry", await self._client.request("GET", f"/api/logs/requests/{segment(request_id, 'requestId')}", options=options))
+
+    def list_by_key(self, *, status: Optional[str] = None, method: Optional[Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]] = None, path: Optional[str] = None, key_id: Optional[str] = None, cluster_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.RequestLogEntry]:
+        """List the request log of the key's cluster: `GET /api/v1/logs/requests`."""
+        return self._client.get_page("/api/v1/logs/requests", query={"status": status, "method": method, "path": path, "keyId": key_id, "clusterId": cluster_id, "from": from_, "to": to, "limit": limit, "skip": skip}, options=options)
+
+
 class AsyncLogsResource(AsyncResource):
     """`client.logs`: 1 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.requests = AsyncLogsRequestsResource(client)
 
     def activity(self, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.ActivityEntry]:
         """List the activity log: `GET /api/logs/activity`."""
         return self._client.get_page("/api/logs/activity", query={"limit": limit, "skip": skip}, options=options)
+
+
+class AsyncMetricsResource(AsyncResource):
+    """`client.metrics`: 2 operation(s) of the contract."""
+
+    async def get(self, *, cluster_id: str, from_: Optional[str] = None, to: Optional[str] = None, interval: Optional[Literal["minute", "hour", "day"]] = None, key_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.MetricSeries:
+        """Request metrics of a cluster: `GET /api/metrics`."""
+        return cast("_m.MetricSeries", await self._client.request("GET", "/api/metrics", query={"clusterId": cluster_id, "from": from_, "to": to, "interval": interval, "keyId": key_id}, options=options))
+
+    async def summary(self, *, cluster_id: str, options: Optional[RequestOptions] = None) -> _m.MetricsSummary:
+        """A cluster's totals: `GET /api/metrics/summary`."""
+        return cast("_m.MetricsSummary", await self._client.request("GET", "/api/metrics/summary", query={"clusterId": cluster_id}, options=options))
 
 
 class AsyncJobsResource(AsyncResource):

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, MetricsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -18,6 +18,7 @@ class SyncResources:
     webauthn: WebauthnResource
     settings: SettingsResource
     logs: LogsResource
+    metrics: MetricsResource
     jobs: JobsResource
     clusters: ClustersResource
     billing: BillingResource
@@ -34,6 +35,7 @@ class SyncResources:
         self.webauthn = WebauthnResource(client)
         self.settings = SettingsResource(client)
         self.logs = LogsResource(client)
+        self.metrics = MetricsResource(client)
         self.jobs = JobsResource(client)
         self.clusters = ClustersResource(client)
         self.billing = BillingResource(client)
@@ -53,6 +55,7 @@ class AsyncResources:
     webauthn: AsyncWebauthnResource
     settings: AsyncSettingsResource
     logs: AsyncLogsResource
+    metrics: AsyncMetricsResource
     jobs: AsyncJobsResource
     clusters: AsyncClustersResource
     billing: AsyncBillingResource
@@ -69,6 +72,7 @@ class AsyncResources:
         self.webauthn = AsyncWebauthnResource(client)
         self.settings = AsyncSettingsResource(client)
         self.logs = AsyncLogsResource(client)
+        self.metrics = AsyncMetricsResource(client)
         self.jobs = AsyncJobsResource(client)
         self.clusters = AsyncClustersResource(client)
         self.billing = AsyncBillingResource(client)

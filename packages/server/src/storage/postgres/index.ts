@@ -12,15 +12,18 @@ import { PostgresFunctions } from './functions.js';
 import { PostgresIdempotency } from './idempotency.js';
 import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
+import { PostgresMetrics } from './metrics.js';
 import { migrate } from './migrations.js';
 import { PostgresNotifications } from './notifications.js';
 import { PostgresOutbox } from './outbox.js';
 import { SubscriptionPresence } from './presence.js';
 import { PostgresQueries } from './query.js';
+import { PostgresRequestLogs } from './request-logs.js';
 import { PostgresRobots } from './robots.js';
 import { PostgresSchema } from './schema.js';
 import { PostgresSecrets } from './secrets.js';
 import { PostgresSessions } from './sessions.js';
+import { PostgresSettings } from './settings.js';
 import { PostgresSignIn } from './sign-in.js';
 import { PostgresTasks } from './tasks.js';
 import { PostgresTriggers } from './triggers.js';
@@ -71,6 +74,9 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     tasks: new PostgresTasks(sql),
     queries: new PostgresQueries(sql, new PostgresCollections(sql)),
     notifications: new PostgresNotifications(sql),
+    settings: new PostgresSettings(sql),
+    requestLogs: new PostgresRequestLogs(sql),
+    metrics: new PostgresMetrics(sql),
     sessions: new PostgresSessions(sql),
     secrets: new PostgresSecrets(sql),
     signIn: new PostgresSignIn(sql),

@@ -484,6 +484,56 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN progress TEXT;
   ALTER TABLE jobs ADD COLUMN result TEXT;
   `,
+  `
+  -- Settings of an account (/api/settings); a missing row or a null column is the default.
+  CREATE TABLE user_settings (
+    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    timezone TEXT,
+    session_lifetime_hours INTEGER,
+    default_cluster_id TEXT,
+    updated_at TEXT NOT NULL
+  );
+  `,
+  `
+  -- The request log (/api/logs/requests): every answered request, kept DATAPLATFORM_LOG_RETENTION_DAYS days.
+  -- No foreign keys: entries outlive the keys, users and clusters they name until they expire.
+  -- id is not indexed: entries are found by request id, user, cluster or time, and one index fewer is a cheaper insert.
+  CREATE TABLE request_logs (
+    id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    duration_ms DOUBLE PRECISION NOT NULL,
+    key_id TEXT,
+    user_id TEXT,
+    cluster_id TEXT,
+    ip TEXT NOT NULL,
+    user_agent TEXT,
+    request_id TEXT NOT NULL
+  );
+  CREATE INDEX request_logs_by_cluster ON request_logs (cluster_id, at DESC);
+  CREATE INDEX request_logs_by_user ON request_logs (user_id, at DESC);
+  CREATE INDEX request_logs_by_request ON request_logs (request_id);
+  CREATE INDEX request_logs_by_time ON request_logs (at);
+  `,
+  `
+  -- Request metrics (/api/metrics): per cluster and per key ('' for all its keys together), in minute, hour and
+  -- day buckets; each flush adds to all three, so they roll up as they are written. sketch: an HDR histogram.
+  CREATE TABLE metric_buckets (
+    cluster_id TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    t BIGINT NOT NULL,
+    requests BIGINT NOT NULL,
+    errors BIGINT NOT NULL,
+    bytes_in BIGINT NOT NULL,
+    bytes_out BIGINT NOT NULL,
+    sketch TEXT,
+    PRIMARY KEY (cluster_id, key_id, interval, t)
+  );
+  CREATE INDEX metric_buckets_by_time ON metric_buckets (interval, t);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

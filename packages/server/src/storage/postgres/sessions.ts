@@ -40,8 +40,8 @@ export class PostgresSessions implements SessionStore {
   }
 
   async findForData(sessionId: string, clusterId: string | null): Promise<SessionForData | null> {
-    // The cluster named by the request when the user is a member, else (none named) the first the user created,
-    // else the first they joined.
+    // The cluster named by the request when the user is a member, else (none named) the default cluster of the
+    // user's settings, else the first the user created, else the first they joined.
     const [row] = await this.sql<DataRow[]>`
       SELECT s.id, s.user_id AS "userId", s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt",
              c.id AS "clusterId", c.status AS "clusterStatus", m.role AS "clusterRole",
@@ -52,7 +52,9 @@ export class PostgresSessions implements SessionStore {
       LEFT JOIN cluster_members m ON m.user_id = s.user_id AND m.cluster_id = (
         SELECT m2.cluster_id FROM cluster_members m2 JOIN clusters c2 ON c2.id = m2.cluster_id
         WHERE m2.user_id = s.user_id AND (${clusterId}::text IS NULL OR m2.cluster_id = ${clusterId})
-        ORDER BY c2.owner_id = s.user_id DESC, c2.created_at, c2.id LIMIT 1)
+        ORDER BY COALESCE(m2.cluster_id = (
+              SELECT us.default_cluster_id FROM user_settings us WHERE us.user_id = s.user_id), false) DESC,
+            c2.owner_id = s.user_id DESC, c2.created_at, c2.id LIMIT 1)
       LEFT JOIN clusters c ON c.id = m.cluster_id
       LEFT JOIN billing_accounts payer ON payer.user_id = c.owner_id
       WHERE s.id = ${sessionId}`;

@@ -14,14 +14,17 @@ import { GroupCommit } from './group-commit.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteMetrics } from './metrics.js';
 import { migrate } from './migrations.js';
 import { SqliteNotifications } from './notifications.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueries } from './query.js';
+import { SqliteRequestLogs } from './request-logs.js';
 import { SqliteRobots } from './robots.js';
 import { SqliteSchema } from './schema.js';
 import { SqliteSecrets } from './secrets.js';
 import { SqliteSessions } from './sessions.js';
+import { SqliteSettings } from './settings.js';
 import { SqliteSignIn } from './sign-in.js';
 import { SqliteTasks } from './tasks.js';
 import { SqliteTriggers } from './triggers.js';
@@ -87,6 +90,9 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     queries: new SqliteQueries(db),
     notifications: new SqliteNotifications(db),
     sessions: new SqliteSessions(db),
+    settings: new SqliteSettings(db),
+    requestLogs: new SqliteRequestLogs(db),
+    metrics: new SqliteMetrics(db),
     secrets: new SqliteSecrets(db),
     signIn: new SqliteSignIn(db),
     deviceAuthorizations: new SqliteDeviceAuthorizations(db),

@@ -447,6 +447,49 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN progress TEXT;
   ALTER TABLE jobs ADD COLUMN result TEXT;
   `,
+  `
+  -- Settings of an account (/api/settings); a missing row or a null column is the default.
+  CREATE TABLE user_settings (
+    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    timezone TEXT,
+    session_lifetime_hours INTEGER,
+    default_cluster_id TEXT,
+    updated_at TEXT NOT NULL
+  );
+  `,
+  `
+  -- The request log (/api/logs/requests), kept DATAPLATFORM_LOG_RETENTION_DAYS days. On SQLite a write is one row
+  -- per cluster (or, outside clusters, per user) and batch, its entries a JSON array: a row and three index entries
+  -- per request made the log's writes, and the checkpoints behind them, a tenth of the event loop of a busy server.
+  CREATE TABLE request_log_batches (
+    id INTEGER PRIMARY KEY,
+    cluster_id TEXT,
+    user_id TEXT,
+    first_at INTEGER NOT NULL,
+    last_at INTEGER NOT NULL,
+    entries TEXT NOT NULL
+  );
+  CREATE INDEX request_log_batches_by_cluster ON request_log_batches (cluster_id, last_at);
+  CREATE INDEX request_log_batches_by_user ON request_log_batches (user_id, last_at);
+  CREATE INDEX request_log_batches_by_time ON request_log_batches (last_at);
+  `,
+  `
+  -- Request metrics (/api/metrics): per cluster and per key ('' for all its keys together), in minute, hour and
+  -- day buckets; each flush adds to all three, so they roll up as they are written. sketch: an HDR histogram.
+  CREATE TABLE metric_buckets (
+    cluster_id TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    t INTEGER NOT NULL,
+    requests INTEGER NOT NULL,
+    errors INTEGER NOT NULL,
+    bytes_in INTEGER NOT NULL,
+    bytes_out INTEGER NOT NULL,
+    sketch TEXT,
+    PRIMARY KEY (cluster_id, key_id, interval, t)
+  );
+  CREATE INDEX metric_buckets_by_time ON metric_buckets (interval, t);
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

@@ -48,7 +48,9 @@ export class SqliteSessions implements SessionStore {
         LEFT JOIN cluster_members m ON m.user_id = s.user_id AND m.cluster_id = (
           SELECT m2.cluster_id FROM cluster_members m2 JOIN clusters c2 ON c2.id = m2.cluster_id
           WHERE m2.user_id = s.user_id AND (@clusterId IS NULL OR m2.cluster_id = @clusterId)
-          ORDER BY c2.owner_id = s.user_id DESC, c2.created_at, c2.id LIMIT 1)
+          ORDER BY COALESCE(m2.cluster_id = (
+              SELECT us.default_cluster_id FROM user_settings us WHERE us.user_id = s.user_id), false) DESC,
+            c2.owner_id = s.user_id DESC, c2.created_at, c2.id LIMIT 1)
         LEFT JOIN clusters c ON c.id = m.cluster_id
         LEFT JOIN billing_accounts payer ON payer.user_id = c.owner_id
         WHERE s.id = @sessionId`),
