@@ -487,7 +487,14 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
+  kind:
+    | 'import'
+    | 'cluster.delete'
+    | 'index.build'
+    | 'validator.check'
+    | 'collection.drop'
+    | 'backup'
+    | 'restore';
   status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
@@ -495,13 +502,18 @@ export type Job = {
     | { clusterId: string }
     | { collection: string; name: string; fields: { path: string; order: 'asc' | 'desc' }[]; unique: boolean }
     | { collection: string }
-    | { collection: string };
+    | { collection: string }
+    | { backupId: string }
+    | { backupId: string; targetClusterId: string };
   progress: { done: number; total: number | null };
-  result: {
-    checked: number;
-    failing: number;
-    samples: { _id: string; errors: { path: string; message: string }[] }[];
-  } | null;
+  result:
+    | {
+        checked: number;
+        failing: number;
+        samples: { _id: string; errors: { path: string; message: string }[] }[];
+      }
+    | { collections: number; documents: number; indexes: number }
+    | null;
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -516,7 +528,14 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
+    kind:
+      | 'import'
+      | 'cluster.delete'
+      | 'index.build'
+      | 'validator.check'
+      | 'collection.drop'
+      | 'backup'
+      | 'restore';
     status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
@@ -529,13 +548,18 @@ export type JobList = {
           unique: boolean;
         }
       | { collection: string }
-      | { collection: string };
+      | { collection: string }
+      | { backupId: string }
+      | { backupId: string; targetClusterId: string };
     progress: { done: number; total: number | null };
-    result: {
-      checked: number;
-      failing: number;
-      samples: { _id: string; errors: { path: string; message: string }[] }[];
-    } | null;
+    result:
+      | {
+          checked: number;
+          failing: number;
+          samples: { _id: string; errors: { path: string; message: string }[] }[];
+        }
+      | { collections: number; documents: number; indexes: number }
+      | null;
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -107,6 +107,49 @@ class AuthSession(TypedDict):
     token: str
     #: When the session ends unless it is ended earlier
     expiresAt: str
+
+
+class Backup(TypedDict):
+    """A backup of a cluster and its archive."""
+
+    _id: str
+    clusterId: str
+    status: Literal["queued", "running", "succeeded", "failed"]
+    createdAt: str
+    #: When the archive was written (or the backup failed)
+    completedAt: Optional[str]
+    #: Documents in the archive; 0 until it is written
+    documentCount: int
+    #: Bytes of the gzip archive; 0 until it is written
+    sizeBytes: int
+    #: SHA-256 of the whole archive file, `sha256:<hex>`; null until it is written
+    checksum: Optional[str]
+
+
+class BackupCreate(TypedDict):
+    """Which cluster to back up."""
+
+    #: The cluster to back up; the caller's default cluster when left out
+    clusterId: NotRequired[str]
+
+
+class BackupJobInput(TypedDict):
+    """The backup a backup job writes."""
+
+    backupId: str
+
+
+class BackupList(TypedDict):
+    """Backups of a cluster, newest first."""
+
+    data: List["Backup"]
+
+
+class BackupRestore(TypedDict):
+    """Where to restore a backup."""
+
+    #: The cluster to restore into; the backup's own cluster when left out
+    targetClusterId: NotRequired[str]
 
 
 class BatchDeleteOperation(TypedDict):
@@ -670,14 +713,14 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop"]
+    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop", "backup", "restore"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop
-    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput"]
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore
+    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput", "BackupJobInput", "RestoreJobInput"]
     progress: "JobProgress"
-    #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check; null for the other kinds and while running
-    result: Optional["ValidatorCheckResult"]
+    #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check, `RestoreResult` for a restore; null for the other kinds and while running
+    result: Optional[Union["ValidatorCheckResult", "RestoreResult"]]
     #: Rows read, stored and refused
     counts: Dict[str, Any]
     #: Bytes of the (decompressed) source read so far
@@ -838,6 +881,24 @@ class ResetRequested(TypedDict):
     """When the address belongs to an account, a single-use reset link valid for 30 minutes is on its way."""
 
     accepted: Literal[True]
+
+
+class RestoreJobInput(TypedDict):
+    """The backup a restore reads and the cluster it replaces collections of."""
+
+    backupId: str
+    targetClusterId: str
+
+
+class RestoreResult(TypedDict):
+    """Counts of what a restore wrote."""
+
+    #: Collections replaced
+    collections: int
+    #: Documents written
+    documents: int
+    #: Indexes built
+    indexes: int
 
 
 class Robot(TypedDict):

@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -27,6 +27,7 @@ class SyncResources:
     schema: SchemaResource
     functions: FunctionsResource
     triggers: TriggersResource
+    backups: BackupsResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -43,6 +44,7 @@ class SyncResources:
         self.schema = SchemaResource(client)
         self.functions = FunctionsResource(client)
         self.triggers = TriggersResource(client)
+        self.backups = BackupsResource(client)
 
 
 class AsyncResources:
@@ -62,6 +64,7 @@ class AsyncResources:
     schema: AsyncSchemaResource
     functions: AsyncFunctionsResource
     triggers: AsyncTriggersResource
+    backups: AsyncBackupsResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -78,3 +81,4 @@ class AsyncResources:
         self.schema = AsyncSchemaResource(client)
         self.functions = AsyncFunctionsResource(client)
         self.triggers = AsyncTriggersResource(client)
+        self.backups = AsyncBackupsResource(client)
