@@ -1,5 +1,6 @@
 import {
   Backup,
+  BackupArchive,
   BackupCreate,
   BackupList,
   BackupListQuery,
@@ -24,7 +25,7 @@ export const backupRoutes = [
     path: '/api/backups',
     tag,
     summary: 'Back up a cluster',
-    description: `Answers 202 with the backup, \`queued\`; a \`backup\` job (listed with the other jobs, its input naming the backup) writes its archive: every collection of the cluster with its validator and indexes and every document, as they were at one instant while writes go on. The backup is \`succeeded\` with its document count, size and checksum when the archive is written. Keys, sessions and secrets are never in it. A cluster the caller is not a member of is 404 \`not_found\`. ${WRITE_ROLE}`,
+    description: `Answers 202 with the backup, \`queued\`; a \`backup\` job (listed with the other jobs, its input naming the backup) writes its archive: every collection of the cluster with its validator and indexes and every document, as they were at one instant while writes go on. The backup is \`succeeded\` with its document count, size and checksum when the archive is written. A cluster of up to 10,000 documents is backed up before the answer, which is then the backup \`succeeded\` (or \`failed\`); a larger one in the background, its backup \`queued\` or \`running\` until then, and a restart writes it again from a new snapshot. Keys, sessions and secrets are never in it. A cluster the caller is not a member of is 404 \`not_found\`. ${WRITE_ROLE}`,
     auth: 'session',
     scopes: [],
     body: BackupCreate,
@@ -85,7 +86,7 @@ export const backupRoutes = [
     success: {
       status: 200,
       description: 'The gzip archive',
-      schema: Backup,
+      schema: BackupArchive,
       contentType: 'application/gzip',
     },
     errors: ['not_found', 'conflict'],
@@ -96,7 +97,7 @@ export const backupRoutes = [
     path: '/api/backups/{id}/restore',
     tag,
     summary: 'Restore a backup',
-    description: `Answers 202 with a \`restore\` job. The job checks the archive first (its checksum and its manifest): a damaged one fails the job with \`failure.code\` \`invalid_archive\` and nothing changed. Then, in one transaction, each collection of the archive replaces the target cluster's collection of that name (documents, validator); the target's other collections are left alone. The archive's indexes are then built (and the target's other indexes of those collections dropped). A restore writes no webhook events. The target is \`targetClusterId\`, else the backup's own cluster; the caller must be an owner, admin or developer of both (403 \`forbidden\`), and a member of both (404 \`not_found\`). 409 \`conflict\` while the backup is not \`succeeded\`. ${ONE}`,
+    description: `Answers 202 with a \`restore\` job. The job checks the archive first (its checksum and its manifest): a damaged one fails the job with \`failure.code\` \`invalid_archive\` and nothing changed. Then, in one transaction, each collection of the archive replaces the target cluster's collection of that name (documents, validator); the target's other collections are left alone. The archive's indexes are then built (and the target's other indexes of those collections dropped). A restore writes no webhook events. A backup of up to 10,000 documents is restored before the answer, which is then the job finished; a larger one in the background. The target is \`targetClusterId\`, else the backup's own cluster; the caller must be an owner, admin or developer of both (403 \`forbidden\`), and a member of both (404 \`not_found\`). 409 \`conflict\` while the backup is not \`succeeded\`. ${ONE}`,
     auth: 'session',
     scopes: [],
     params: BackupParams,

@@ -48,6 +48,13 @@ export const BackupList = z
 /** A list of backups. */
 export type BackupList = z.infer<typeof BackupList>;
 
+/** A backup's archive as it is downloaded: gzip bytes. */
+export const BackupArchive = z.string().meta({
+  id: 'BackupArchive',
+  description: 'A gzip archive of NDJSON lines: header, collections with their documents, manifest.',
+  format: 'binary',
+});
+
 /** Body of a new backup. */
 export const BackupCreate = z
   .object({

@@ -30,6 +30,9 @@ function backupOf(row: BackupRow) {
   };
 }
 
+/** A cluster of up to this many documents is backed up (or restored) before the answer; a larger one in the background. */
+const AT_ONCE = 10_000;
+
 const notFound = (id: string) => new ApiError('not_found', `Backup "${id}" not found`);
 
 /** Backups of clusters and their restores, for the dashboard (`/api/backups`). */
@@ -85,8 +88,14 @@ export class BackupService {
     await this.storage.backups.create(row);
     const job = newBackupJob('backup', `job_${suffix}`, cluster, { backupId: row.id });
     await this.storage.jobs.create(job);
-    this.jobs.start(job);
-    return backupOf(row);
+    const run = this.jobs.start(job);
+    const size = (await this.storage.schema.collections(cluster)).reduce(
+      (sum, c) => sum + Number(c.documentCount),
+      0,
+    );
+    if (size > AT_ONCE) return backupOf(row);
+    await run;
+    return backupOf((await this.storage.backups.find(row.id)) ?? row);
   }
 
   async list(caller: BackupCaller, clusterId: string | undefined) {
@@ -131,7 +140,9 @@ export class BackupService {
       throw new ApiError('conflict', `Backup "${id}" is ${backup.status}: it has no archive to restore`);
     const job = newBackupJob('restore', `job_${nextId()}`, target, { backupId: id, targetClusterId: target });
     await this.storage.jobs.create(job);
-    this.jobs.start(job);
-    return publicJob(job);
+    const run = this.jobs.start(job);
+    if (Number(backup.documentCount) > AT_ONCE) return publicJob(job);
+    await run;
+    return publicJob((await this.storage.jobs.find(job.id)) ?? job);
   }
 }
