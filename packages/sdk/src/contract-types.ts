@@ -119,6 +119,32 @@ export type AuthSession = {
   expiresAt: string;
 };
 
+/** A backup. */
+export type Backup = {
+  _id: string;
+  clusterId: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  createdAt: string;
+  completedAt: string | null;
+  documentCount: number;
+  sizeBytes: number;
+  checksum: string | null;
+};
+
+/** A list of backups. */
+export type BackupList = {
+  data: {
+    _id: string;
+    clusterId: string;
+    status: 'queued' | 'running' | 'succeeded' | 'failed';
+    createdAt: string;
+    completedAt: string | null;
+    documentCount: number;
+    sizeBytes: number;
+    checksum: string | null;
+  }[];
+};
+
 /** A billing account. */
 export type BillingAccount = {
   _id: string;
@@ -139,7 +165,7 @@ export type Cluster = {
   name: string;
   region: string;
   tier: 'free' | 'starter' | 'team' | 'enterprise';
-  status: 'paused' | 'creating' | 'running' | 'deleting';
+  status: 'paused' | 'running' | 'creating' | 'deleting';
   createdAt: string;
   documentCount: number;
   storageBytes: number;
@@ -159,7 +185,7 @@ export type ClusterList = {
     name: string;
     region: string;
     tier: 'free' | 'starter' | 'team' | 'enterprise';
-    status: 'paused' | 'creating' | 'running' | 'deleting';
+    status: 'paused' | 'running' | 'creating' | 'deleting';
     createdAt: string;
     documentCount: number;
     storageBytes: number;
@@ -495,7 +521,7 @@ export type Job = {
     | 'collection.drop'
     | 'backup'
     | 'restore';
-  status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
     | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
@@ -536,7 +562,7 @@ export type JobList = {
       | 'collection.drop'
       | 'backup'
       | 'restore';
-    status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
+    status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
       | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
@@ -581,7 +607,7 @@ export type JobProgress = { done: number; total: number | null };
 export type JobRowError = { line: number; code: string; message: string };
 
 /** A job status. */
-export type JobStatus = 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Answer of logout and logout-all. */
 export type LoggedOut = { sessionsEnded: number };
@@ -736,7 +762,7 @@ export type TriggerCreate = {
 export type TriggerRun = {
   _id: string;
   triggerId: string;
-  status: 'error' | 'ok' | 'queued';
+  status: 'error' | 'queued' | 'ok';
   startedAt: string;
   durationMs: number | null;
   event: unknown;
