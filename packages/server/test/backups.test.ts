@@ -296,6 +296,45 @@ forEachEngine((server) => {
     ).toBe(404);
   });
 
+  it('takes up a backup a stop left unfinished: written again from a new snapshot', async () => {
+    const old = new Date(Date.now() - 120_000).toISOString();
+    const id = `bkp_resumed_${Date.now()}`;
+    await t.server.storage.backups.create({
+      id,
+      clusterId: home,
+      status: 'running',
+      createdAt: old,
+      completedAt: null,
+      documentCount: 0,
+      sizeBytes: 0,
+      checksum: null,
+    });
+    await t.server.storage.jobs.create({
+      id: `job_resumed_${Date.now()}`,
+      kind: 'backup',
+      status: 'running',
+      clusterId: home,
+      input: { backupId: id },
+      counts: { rows: 0, inserted: 0, failed: 0 },
+      bytes: 0,
+      errors: [],
+      failure: null,
+      progress: { done: 500, total: null },
+      result: null,
+      createdAt: old,
+      startedAt: old,
+      updatedAt: old,
+      finishedAt: null,
+    });
+    await t.server.app.backupJobs.resumeUnfinished();
+    await t.server.app.backupJobs.idle();
+    const backup = (await (await as('GET', `/api/backups/${id}`)).json()) as BackupAnswer;
+    expect(backup).toMatchObject({ status: 'succeeded' });
+    expect(backup.documentCount).toBeGreaterThan(1000);
+    const lines = await linesOf(id);
+    expect(lines.at(-1)).toMatchObject({ type: 'manifest', documents: backup.documentCount });
+  });
+
   it('deletes a backup with its archive', async () => {
     const backup = await backUp(home);
     const gone = await as('DELETE', `/api/backups/${backup._id}`);
