@@ -268,13 +268,17 @@ forEachEngine((server) => {
     writeFileSync(file, original);
   });
 
-  it('lets a viewer list but not back up or restore; another account sees nothing', async () => {
+  it('lets a viewer list but not back up or restore, a developer do both; another account sees nothing', async () => {
     const backup = await backUp(home);
     const viewer = await memberAs(t, owner, home, 'viewer');
     expect((await as('GET', `/api/backups/${backup._id}`, undefined, viewer)).status).toBe(200);
     expect((await as('POST', '/api/backups', { clusterId: home }, viewer)).status).toBe(403);
     expect((await as('POST', `/api/backups/${backup._id}/restore`, {}, viewer)).status).toBe(403);
     expect((await as('DELETE', `/api/backups/${backup._id}`, undefined, viewer)).status).toBe(403);
+    const developer = await memberAs(t, owner, home, 'developer');
+    expect((await as('POST', '/api/backups', { clusterId: home }, developer)).status).toBe(202);
+    expect((await as('POST', `/api/backups/${backup._id}/restore`, {}, developer)).status).toBe(202);
+    await t.server.app.backupJobs.idle();
 
     const stranger = await signUp(t);
     for (const [method, path] of [
