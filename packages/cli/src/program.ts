@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { newBackupsCommand } from './commands/backups/index.js';
 import { newBatchCommand } from './commands/batch/batch.js';
 import { newBillingCommand } from './commands/billing/index.js';
 import { newClustersCommand } from './commands/clusters/index.js';
@@ -89,6 +90,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newTriggersCommand(f))
     .addCommand(newSchemaCommand(f))
     .addCommand(newIndexesCommand(f))
+    .addCommand(newBackupsCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newLogsCommand(f))
     .addCommand(newMetricsCommand(f))

@@ -9,8 +9,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** An error body gets the answering request's id as `requestId`, also when it is replayed for a later request. */
   isError?: true;
-  /** A body that is not JSON (the event stream): sent as it is, with its own content type. */
-  raw?: { contentType: string; text: string };
+  /** A body that is not JSON (the event stream, a backup's archive): sent as it is, with its own content type. */
+  raw?: { contentType: string; text: string | Uint8Array<ArrayBuffer> };
 }
 
 /** A refusal with a registered error code; thrown by any step and turned into an error answer in one place. */

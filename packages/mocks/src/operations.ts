@@ -1,5 +1,6 @@
 import type { RouteId } from '@dataplatform/contract';
 import { accountOperations } from './account-operations.js';
+import { backupOperations } from './backup-operations.js';
 import { batchOperations } from './batch-operation.js';
 import { billingOperations } from './billing-operations.js';
 import { clusterOperations, memberOperations } from './cluster-operations.js';
@@ -31,4 +32,5 @@ export const operations: Record<RouteId, Operation> = {
   ...metricsOperations,
   ...functionOperations,
   ...triggerOperations,
+  ...backupOperations,
 };

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { routes } from '@dataplatform/contract';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../src/operations.js';
@@ -263,6 +264,16 @@ async function functionCall(route: { id: string; path: string; tag: string }) {
   };
 }
 
+/** A backup route's request: a backup of a new user's default cluster, for the routes that act on one. */
+async function backupCall(route: { id: string; path: string }) {
+  const user = await signUp();
+  const headers = { Authorization: `Bearer ${user.token}` };
+  const made = await call('POST', '/api/backups', { key: null, json: {}, headers });
+  expect(made.status).toBe(202);
+  const json = route.id === 'backups.create' || route.id === 'backups.restore' ? {} : undefined;
+  return { path: route.path.replace('{id}', made.body._id), json, headers };
+}
+
 describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
@@ -292,6 +303,21 @@ describe('the route table', () => {
     async (_id, route) => {
       const ids = route.path.includes('{webhookId}') ? await webhookWithDelivery() : undefined;
       if (!ids) mocks.store.seed('routeCheck', [{ _id: 'r1', n: 1 }]);
+      if (route.id === 'backups.download') {
+        // The archive: gzip of NDJSON lines that any gunzip reads.
+        const { path, headers } = await backupCall(route);
+        const res = await fetch(`${BASE_URL}${path}`, { headers });
+        expect(res.status).toBe(route.success.status);
+        expect(res.headers.get('content-type')).toContain('application/gzip');
+        const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
+        const lines = text
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line));
+        expect(lines[0]).toMatchObject({ format: 'dataplatform-backup', version: 1 });
+        expect(lines.at(-1)).toMatchObject({ type: 'manifest' });
+        return;
+      }
       if (route.success.contentType) {
         // A stream: its media type instead of a JSON body.
         const res = await fetch(`${BASE_URL}${pathOf(route.path, ids)}`, {
@@ -304,7 +330,10 @@ describe('the route table', () => {
       }
       let result: Awaited<ReturnType<typeof call>>;
       if (route.tag === 'schema') await seedSchema();
-      if (route.tag === 'functions' || route.tag === 'triggers') {
+      if (route.tag === 'backups') {
+        const { path, json, headers } = await backupCall(route);
+        result = await call(route.method, path, { key: null, json, headers });
+      } else if (route.tag === 'functions' || route.tag === 'triggers') {
         const { path, json, headers, key } = await functionCall(route);
         result = await call(route.method, path, { key, json, headers });
       } else if (route.auth === 'data') {

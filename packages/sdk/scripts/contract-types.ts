@@ -15,6 +15,8 @@ const NAMES = [
   'ApiKeyUsageEntry',
   'ApiKeyWithSecret',
   'AuthSession',
+  'Backup',
+  'BackupList',
   'BillingAccount',
   'CheckoutRequest',
   'Cluster',

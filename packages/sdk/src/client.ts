@@ -1,5 +1,5 @@
 import { APIPromise } from './core/api-promise.js';
-import { DataPlatformError } from './core/error.js';
+import { APIError, DataPlatformError } from './core/error.js';
 import { Page, type PageBody, PagePromise } from './core/pagination.js';
 import { isNode, isNodeBuiltinFetch } from './internal/detect.js';
 import type { ServerSentEvent } from './internal/event-stream.js';
@@ -10,11 +10,12 @@ import { type RateLimitInfo, readRateLimit } from './internal/rate-limit.js';
 import { newRequestId } from './internal/request-id.js';
 import type { CallOptions, EventStreamOptions, Query, RequestOptions } from './internal/request-options.js';
 import { MAX_RETRY_AFTER_MS } from './internal/retry.js';
-import { send } from './internal/send.js';
+import { parseErrorBody, send } from './internal/send.js';
 import { type HeaderSource, isStreamBody, type RawResponse, type Transport } from './internal/transport.js';
 import { undiciTransport } from './internal/undici-transport.js';
 import { queryString, readEnv, uuid } from './internal/utils.js';
 import { Auth } from './resources/auth.js';
+import { Backups } from './resources/backups.js';
 import { Billing } from './resources/billing.js';
 import { Clusters } from './resources/clusters.js';
 import { Data } from './resources/data.js';
@@ -102,6 +103,8 @@ export class DataPlatform {
   readonly functions: Functions;
   /** Validators, indexes and the collections of a cluster: `/api/schema/*`, read only under `/api/v1/schema/*`. */
   readonly schema: Schema;
+  /** Backups of clusters, their archives and restores: `/api/backups/*` (session token only). */
+  readonly backups: Backups;
   /** Triggers on document events and schedules: `/api/triggers/*`, `/api/v1/triggers/{id}/run`. */
   readonly triggers: Triggers;
 
@@ -156,6 +159,7 @@ export class DataPlatform {
     this.functions = new Functions(this);
     this.triggers = new Triggers(this);
     this.schema = new Schema(this);
+    this.backups = new Backups(this);
   }
 
   /** The bearer token in use, if any: the `token` option, or one stored by `auth.signIn(…, { storeToken: true })`. */
@@ -269,6 +273,27 @@ export class DataPlatform {
       onOpen: options.onOpen,
       onResumePoint: options.onResumePoint,
     });
+  }
+
+  /**
+   * GETs a binary answer (a backup's archive) and hands over the fetch `Response` unread, so its body can be
+   * streamed to a file. Never retried; an error status rejects with its APIError.
+   */
+  async getBinary(path: string, options: RequestOptions & { query?: Query } = {}): Promise<Response> {
+    const requestId = newRequestId();
+    const headers = applyHeaders({ ...this.#headers, 'x-request-id': requestId }, options.headers);
+    const fetch = this.#options.fetch ?? globalThis.fetch;
+    const response = await fetch(this.baseUrl + path + queryString(options.query), {
+      method: 'GET',
+      headers,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    this.#readHeaders(response.headers);
+    if (response.status >= 400) {
+      const body = await response.text().catch(() => '');
+      throw APIError.generate(response.status, parseErrorBody(body), undefined, response.headers, requestId);
+    }
+    return response;
   }
 
   async #send(method: string, path: string, options: CallOptions): Promise<RawResponse> {

@@ -119,6 +119,32 @@ export type AuthSession = {
   expiresAt: string;
 };
 
+/** A backup. */
+export type Backup = {
+  _id: string;
+  clusterId: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  createdAt: string;
+  completedAt: string | null;
+  documentCount: number;
+  sizeBytes: number;
+  checksum: string | null;
+};
+
+/** A list of backups. */
+export type BackupList = {
+  data: {
+    _id: string;
+    clusterId: string;
+    status: 'queued' | 'running' | 'succeeded' | 'failed';
+    createdAt: string;
+    completedAt: string | null;
+    documentCount: number;
+    sizeBytes: number;
+    checksum: string | null;
+  }[];
+};
+
 /** A billing account. */
 export type BillingAccount = {
   _id: string;
@@ -139,7 +165,7 @@ export type Cluster = {
   name: string;
   region: string;
   tier: 'free' | 'starter' | 'team' | 'enterprise';
-  status: 'paused' | 'creating' | 'running' | 'deleting';
+  status: 'paused' | 'running' | 'creating' | 'deleting';
   createdAt: string;
   documentCount: number;
   storageBytes: number;
@@ -159,7 +185,7 @@ export type ClusterList = {
     name: string;
     region: string;
     tier: 'free' | 'starter' | 'team' | 'enterprise';
-    status: 'paused' | 'creating' | 'running' | 'deleting';
+    status: 'paused' | 'running' | 'creating' | 'deleting';
     createdAt: string;
     documentCount: number;
     storageBytes: number;
@@ -487,21 +513,33 @@ export type IpAllowlist = { entries: string[]; clientIp: string };
 /** A job. */
 export type Job = {
   _id: string;
-  kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
-  status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
+  kind:
+    | 'import'
+    | 'cluster.delete'
+    | 'index.build'
+    | 'validator.check'
+    | 'collection.drop'
+    | 'backup'
+    | 'restore';
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
     | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
     | { clusterId: string }
     | { collection: string; name: string; fields: { path: string; order: 'asc' | 'desc' }[]; unique: boolean }
     | { collection: string }
-    | { collection: string };
+    | { collection: string }
+    | { backupId: string }
+    | { backupId: string; targetClusterId: string };
   progress: { done: number; total: number | null };
-  result: {
-    checked: number;
-    failing: number;
-    samples: { _id: string; errors: { path: string; message: string }[] }[];
-  } | null;
+  result:
+    | {
+        checked: number;
+        failing: number;
+        samples: { _id: string; errors: { path: string; message: string }[] }[];
+      }
+    | { collections: number; documents: number; indexes: number }
+    | null;
   counts: { rows: number; inserted: number; failed: number };
   bytes: number;
   errors: { line: number; code: string; message: string }[];
@@ -516,8 +554,15 @@ export type Job = {
 export type JobList = {
   data: {
     _id: string;
-    kind: 'import' | 'cluster.delete' | 'index.build' | 'validator.check' | 'collection.drop';
-    status: 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
+    kind:
+      | 'import'
+      | 'cluster.delete'
+      | 'index.build'
+      | 'validator.check'
+      | 'collection.drop'
+      | 'backup'
+      | 'restore';
+    status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
       | { collection: string; format: 'ndjson' | 'json' | 'csv'; onError: 'abort' | 'skip'; infer: boolean }
@@ -529,13 +574,18 @@ export type JobList = {
           unique: boolean;
         }
       | { collection: string }
-      | { collection: string };
+      | { collection: string }
+      | { backupId: string }
+      | { backupId: string; targetClusterId: string };
     progress: { done: number; total: number | null };
-    result: {
-      checked: number;
-      failing: number;
-      samples: { _id: string; errors: { path: string; message: string }[] }[];
-    } | null;
+    result:
+      | {
+          checked: number;
+          failing: number;
+          samples: { _id: string; errors: { path: string; message: string }[] }[];
+        }
+      | { collections: number; documents: number; indexes: number }
+      | null;
     counts: { rows: number; inserted: number; failed: number };
     bytes: number;
     errors: { line: number; code: string; message: string }[];
@@ -557,7 +607,7 @@ export type JobProgress = { done: number; total: number | null };
 export type JobRowError = { line: number; code: string; message: string };
 
 /** A job status. */
-export type JobStatus = 'running' | 'queued' | 'succeeded' | 'failed' | 'cancelled';
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Answer of logout and logout-all. */
 export type LoggedOut = { sessionsEnded: number };
@@ -801,7 +851,7 @@ export type TriggerCreate = {
 export type TriggerRun = {
   _id: string;
   triggerId: string;
-  status: 'error' | 'ok' | 'queued';
+  status: 'error' | 'queued' | 'ok';
   startedAt: string;
   durationMs: number | null;
   event: unknown;

@@ -130,6 +130,7 @@ export type { RateLimitInfo } from './internal/rate-limit.js';
 export type { CallOptions, EventStreamOptions, Query, RequestOptions } from './internal/request-options.js';
 export type { RequestBody } from './internal/transport.js';
 export { Auth, DeviceSignIn, Passkeys, type SignInOptions } from './resources/auth.js';
+export { type BackupClusterParams, type BackupRestoreParams, Backups } from './resources/backups.js';
 export type {
   BatchData,
   BatchError,

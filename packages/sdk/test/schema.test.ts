@@ -62,7 +62,8 @@ describe('client.schema', () => {
       status: 'succeeded',
       result: { checked: 2, failing: 1 },
     });
-    expect(job.result?.samples[0]?.errors).toEqual([
+    const result = job.result && 'samples' in job.result ? job.result : null;
+    expect(result?.samples[0]?.errors).toEqual([
       { path: '/email', message: "must have required property 'email'" },
     ]);
 

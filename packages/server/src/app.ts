@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { routes } from '@dataplatform/contract';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AuthLimiter } from './auth/auth-limits.js';
@@ -24,6 +25,7 @@ import { HttpCounters } from './metrics/http-counters.js';
 import { MetricsRecorder } from './metrics/recorder.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
+import { backupHandlers } from './routes/backups.js';
 import { batchHandlers } from './routes/batch.js';
 import { billingHandlers } from './routes/billing.js';
 import { clusterHandlers, memberHandlers } from './routes/clusters.js';
@@ -47,6 +49,8 @@ import { webauthnHandlers } from './routes/webauthn.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
+import { BackupJobs } from './services/backup-jobs.js';
+import { BackupService } from './services/backups.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { billedStatus } from './services/billing.js';
@@ -88,6 +92,8 @@ declare module 'fastify' {
     webhooks: WebhookRuntime;
     /** The runner of validator checks and collection drops (`idle()` lets tests wait for them). */
     schemaJobs: SchemaJobs;
+    /** The runner of backups and restores (`idle()` lets tests wait for them). */
+    backupJobs: BackupJobs;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
@@ -281,6 +287,10 @@ export async function buildApp(
   const schema = new SchemaService(storage, guards, schemaJobs);
   await schema.failInterruptedBuilds();
   await schemaJobs.resumeUnfinished();
+  const backupJobs = new BackupJobs(storage, guards, join(config.dataDir, 'backups'), app.log);
+  app.decorate('backupJobs', backupJobs);
+  app.addHook('onClose', () => backupJobs.close());
+  await backupJobs.resumeUnfinished();
   serveRoutes(
     app,
     routes,
@@ -313,6 +323,7 @@ export async function buildApp(
       ...schemaHandlers(schema),
       ...functionHandlers(functions),
       ...triggerHandlers(triggers),
+      ...backupHandlers(new BackupService(storage, backupJobs)),
     },
     {
       auth,

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import { clusterActionOf } from '../semantics/cluster-access.js';
 import { authRoutes } from './auth.js';
+import { backupRoutes } from './backups.js';
 import { batchRoutes } from './batch.js';
 import { billingRoutes } from './billing.js';
 import { clusterRoutes, memberRoutes } from './clusters.js';
@@ -21,6 +22,7 @@ import type { RouteAuth, RouteDefinition } from './types.js';
 import { webhookRoutes } from './webhooks.js';
 
 export { authRoutes } from './auth.js';
+export { backupRoutes } from './backups.js';
 export { batchRoutes } from './batch.js';
 export { billingRoutes, STRIPE_WEBHOOK_BODY_LIMIT } from './billing.js';
 export { clusterRoutes, memberRoutes } from './clusters.js';
@@ -68,6 +70,7 @@ export const routes: readonly RouteDefinition[] = [
   ...functionKeyRoutes,
   ...triggerRoutes,
   ...triggerKeyRoutes,
+  ...backupRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -97,7 +100,8 @@ export type RouteId =
   | (typeof functionRoutes)[number]['id']
   | (typeof functionKeyRoutes)[number]['id']
   | (typeof triggerRoutes)[number]['id']
-  | (typeof triggerKeyRoutes)[number]['id'];
+  | (typeof triggerKeyRoutes)[number]['id']
+  | (typeof backupRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { BackupJobInput, RestoreJobInput, RestoreResult } from './backup.js';
 import { fromQuery, listEnvelope, Timestamp } from './common.js';
 
 /**
- * Kinds of background work a job tracks: imports, cluster deletions, index builds, validator checks and
- * collection drops; backups and the others come later.
+ * Kinds of background work a job tracks: imports, cluster deletions, index builds, validator checks,
+ * collection drops, backups and restores; the others come later.
  */
 export const JOB_KINDS = [
   'import',
@@ -11,6 +12,8 @@ export const JOB_KINDS = [
   'index.build',
   'validator.check',
   'collection.drop',
+  'backup',
+  'restore',
 ] as const;
 
 /** A job kind. */
@@ -119,15 +122,23 @@ export const Job = z
     status: z.enum(JOB_STATUSES),
     clusterId: z.string(),
     input: z
-      .union([ImportInput, ClusterDeletionInput, IndexBuildInput, ValidatorCheckInput, CollectionDropInput])
+      .union([
+        ImportInput,
+        ClusterDeletionInput,
+        IndexBuildInput,
+        ValidatorCheckInput,
+        CollectionDropInput,
+        BackupJobInput,
+        RestoreJobInput,
+      ])
       .meta({
         description:
-          'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop',
+          'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore',
       }),
     progress: JobProgress,
-    result: z.union([ValidatorCheckResult, z.null()]).meta({
+    result: z.union([ValidatorCheckResult, RestoreResult, z.null()]).meta({
       description:
-        'What a finished job produced, by kind: `ValidatorCheckResult` for a validator check; null for the other kinds and while running',
+        'What a finished job produced, by kind: `ValidatorCheckResult` for a validator check, `RestoreResult` for a restore; null for the other kinds and while running',
     }),
     counts: z
       .object({

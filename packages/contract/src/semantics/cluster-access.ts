@@ -10,7 +10,7 @@ export type ClusterRole = (typeof CLUSTER_ROLES)[number];
 /**
  * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys or
  * webhooks; manage the collections' validators and indexes (`schema`); deploy, delete or run functions; manage or
- * run triggers; manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
+ * run triggers; take, download, delete and restore backups (`backups`); manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
  */
 export const CLUSTER_ACTIONS = [
   'read',
@@ -20,6 +20,7 @@ export const CLUSTER_ACTIONS = [
   'schema',
   'functions',
   'triggers',
+  'backups',
   'manage',
   'members',
   'delete',
@@ -30,13 +31,22 @@ export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
 
 /**
  * The role table of the API: owner everything; admin everything but deleting the cluster (and billing, which is
- * the account's, not the cluster's); developer data, keys, webhooks, schema, functions and triggers (and later
- * backups); viewer read only. Running a function is `functions`, not `read`: its code may write data.
+ * the account's, not the cluster's); developer data, keys, webhooks, schema, functions, triggers and
+ * backups; viewer read only. Running a function is `functions`, not `read`: its code may write data.
  */
 const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
   owner: new Set(CLUSTER_ACTIONS),
   admin: new Set(CLUSTER_ACTIONS.filter((action) => action !== 'delete')),
-  developer: new Set<ClusterAction>(['read', 'data', 'keys', 'webhooks', 'schema', 'functions', 'triggers']),
+  developer: new Set<ClusterAction>([
+    'read',
+    'data',
+    'keys',
+    'webhooks',
+    'schema',
+    'functions',
+    'triggers',
+    'backups',
+  ]),
   viewer: new Set<ClusterAction>(['read']),
 };
 
@@ -75,6 +85,9 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'schema.indexes.delete': 'schema',
   'schema.validator.check': 'schema',
   'schema.collections.drop': 'schema',
+  'backups.create': 'backups',
+  'backups.delete': 'backups',
+  'backups.restore': 'backups',
 };
 
 /**

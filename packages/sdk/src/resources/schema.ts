@@ -130,7 +130,7 @@ export class SchemaValidator extends SchemaResource {
    * NotFoundError when the collection has no validator.
    * @example
    * const job = await client.jobs.wait((await client.schema.validator.check('users'))._id);
-   * console.log(job.result?.failing);
+   * if (job.result && 'failing' in job.result) console.log(job.result.failing);
    */
   check(collection: string, params: SchemaClusterParams = {}, options?: RequestOptions): APIPromise<Job> {
     return this._client.post(`${collectionPath('/api/schema', collection)}/validator/check`, {

@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import type { AuthChanges } from './auth-cache.js';
+import type { BackupStore } from './backups.js';
 import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
 import type { DeliveryStore } from './deliveries.js';
@@ -60,6 +61,8 @@ export interface Storage {
   readonly deliveries: DeliveryStore;
   /** Validators of collections and the collection list. */
   readonly schema: SchemaStore;
+  /** Backups of clusters, the snapshot a backup reads and the swap a restore makes. */
+  readonly backups: BackupStore;
   /** Serverless functions and their invocations. */
   readonly functions: FunctionStore;
   /** Triggers (document events and schedules) and their runs. */

@@ -48,6 +48,7 @@ describe('dp completion bash', () => {
     [
       [''],
       [
+        'backups',
         'batch',
         'billing',
         'clusters',

@@ -37,7 +37,11 @@ export async function runJobsList(f: Factory, options: JobsListOptions): Promise
       j._id,
       j.kind,
       j.status,
-      'collection' in j.input ? j.input.collection : `cluster ${j.input.clusterId}`,
+      'collection' in j.input
+        ? j.input.collection
+        : 'backupId' in j.input
+          ? `backup ${j.input.backupId}`
+          : `cluster ${j.input.clusterId}`,
       j.counts.rows,
       j.counts.inserted,
       j.counts.failed,

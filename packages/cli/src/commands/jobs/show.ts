@@ -40,6 +40,9 @@ function kindText(job: Job): string {
   if ('fields' in input)
     return `${job.kind} "${input.name}" of "${input.collection}" on ${input.fields.map((f) => f.path).join(', ')}${input.unique ? ' (unique)' : ''}`;
   if ('collection' in input) return `${job.kind} of "${input.collection}"`;
+  if ('targetClusterId' in input)
+    return `${job.kind} of backup ${input.backupId} into cluster ${input.targetClusterId}`;
+  if ('backupId' in input) return `${job.kind} ${input.backupId}`;
   return `${job.kind} of cluster ${input.clusterId}`;
 }
 
@@ -55,10 +58,16 @@ export async function printJob(out: Output, job: Job): Promise<void> {
     line('Read:', formatBytes(job.bytes)) +
     line('Created:', job.createdAt) +
     (job.finishedAt ? line('Finished:', job.finishedAt) : '');
-  if (job.result)
+  const result = job.result;
+  if (result && 'checked' in result)
     text += line(
       'Result:',
-      `${formatCount(job.result.checked)} checked, ${formatCount(job.result.failing)} not matching`,
+      `${formatCount(result.checked)} checked, ${formatCount(result.failing)} not matching`,
+    );
+  else if (result)
+    text += line(
+      'Result:',
+      `${formatCount(result.documents)} documents in ${formatCount(result.collections)} collections, ${formatCount(result.indexes)} indexes`,
     );
   if (job.failure) text += line('Failure:', `${job.failure.code}: ${job.failure.message}`);
   await out.write(text);

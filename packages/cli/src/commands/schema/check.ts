@@ -57,19 +57,25 @@ export async function runSchemaCheck(f: Factory, options: SchemaCheckOptions): P
   if (out.json || !out.tty) await writeJob(out, job);
   else await printResult(f, job);
   failIfUnsuccessful(job);
-  const failing = job.result?.failing ?? 0;
+  const result = checkResult(job);
+  const failing = result?.failing ?? 0;
   if (failing > 0)
     throw new CliError(
-      `${formatCount(failing)} of ${formatCount(job.result!.checked)} documents of "${collection}" do not match its validator`,
+      `${formatCount(failing)} of ${formatCount(result!.checked)} documents of "${collection}" do not match its validator`,
       { hint: `\`dp jobs get ${job._id} --json\` lists the first ones and why` },
     );
+}
+
+/** The result of a validator check (the other kinds have their own). */
+function checkResult(job: Job) {
+  return job.result && 'checked' in job.result ? job.result : null;
 }
 
 const FINISHED = new Set<Job['status']>(['succeeded', 'failed', 'cancelled']);
 
 async function printResult(f: Factory, job: Job): Promise<void> {
   const out = await f.output();
-  const result = job.result;
+  const result = checkResult(job);
   if (!result) return writeJob(out, job);
   await out.write(
     `Checked ${formatCount(result.checked)} documents: ${formatCount(result.failing)} do not match\n`,

@@ -109,6 +109,49 @@ class AuthSession(TypedDict):
     expiresAt: str
 
 
+class Backup(TypedDict):
+    """A backup of a cluster and its archive."""
+
+    _id: str
+    clusterId: str
+    status: Literal["queued", "running", "succeeded", "failed"]
+    createdAt: str
+    #: When the archive was written (or the backup failed)
+    completedAt: Optional[str]
+    #: Documents in the archive; 0 until it is written
+    documentCount: int
+    #: Bytes of the gzip archive; 0 until it is written
+    sizeBytes: int
+    #: SHA-256 of the whole archive file, `sha256:<hex>`; null until it is written
+    checksum: Optional[str]
+
+
+class BackupCreate(TypedDict):
+    """Which cluster to back up."""
+
+    #: The cluster to back up; the caller's default cluster when left out
+    clusterId: NotRequired[str]
+
+
+class BackupJobInput(TypedDict):
+    """The backup a backup job writes."""
+
+    backupId: str
+
+
+class BackupList(TypedDict):
+    """Backups of a cluster, newest first."""
+
+    data: List["Backup"]
+
+
+class BackupRestore(TypedDict):
+    """Where to restore a backup."""
+
+    #: The cluster to restore into; the backup's own cluster when left out
+    targetClusterId: NotRequired[str]
+
+
 class BatchDeleteOperation(TypedDict):
     """The BatchDeleteOperation object of the API."""
 
@@ -670,14 +713,14 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop"]
+    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop", "backup", "restore"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop
-    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput"]
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore
+    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput", "BackupJobInput", "RestoreJobInput"]
     progress: "JobProgress"
-    #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check; null for the other kinds and while running
-    result: Optional["ValidatorCheckResult"]
+    #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check, `RestoreResult` for a restore; null for the other kinds and while running
+    result: Optional[Union["ValidatorCheckResult", "RestoreResult"]]
     #: Rows read, stored and refused
     counts: Dict[str, Any]
     #: Bytes of the (decompressed) source read so far
@@ -911,6 +954,24 @@ class ResetRequested(TypedDict):
     """When the address belongs to an account, a single-use reset link valid for 30 minutes is on its way."""
 
     accepted: Literal[True]
+
+
+class RestoreJobInput(TypedDict):
+    """The backup a restore reads and the cluster it replaces collections of."""
+
+    backupId: str
+    targetClusterId: str
+
+
+class RestoreResult(TypedDict):
+    """Counts of what a restore wrote."""
+
+    #: Collections replaced
+    collections: int
+    #: Documents written
+    documents: int
+    #: Indexes built
+    indexes: int
 
 
 class Robot(TypedDict):
@@ -1320,6 +1381,10 @@ class WebhookTestEvent(TypedDict):
     type: NotRequired[Literal["document.created", "document.updated", "document.deleted"]]
     #: The event's collection; defaults to the subscription's collection, or `test` when it has none. Another than the subscription's is refused.
     collection: NotRequired[str]
+
+
+BackupArchive = str
+"""A gzip archive of NDJSON lines: header, collections with their documents, manifest."""
 
 
 BatchOperation = Union["BatchInsertOperation", "BatchGetOperation", "BatchUpdateOperation", "BatchPatchOperation", "BatchDeleteOperation"]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import AsyncIterator, Iterator, Optional, cast
+from typing import Any, AsyncIterator, Iterator, Optional, cast
 
 from typing_extensions import Literal
 
@@ -659,6 +659,34 @@ class TriggersResource(SyncResource):
         return cast("_m.TriggerRun", self._client.request("POST", f"/api/v1/triggers/{segment(id, 'id')}/run", options=options))
 
 
+class BackupsResource(SyncResource):
+    """`client.backups`: 6 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.BackupList:
+        """List backups: `GET /api/backups`."""
+        return cast("_m.BackupList", self._client.request("GET", "/api/backups", query={"clusterId": cluster_id}, options=options))
+
+    def create(self, *, body: Optional[_m.BackupCreate] = None, options: Optional[RequestOptions] = None) -> _m.Backup:
+        """Back up a cluster: `POST /api/backups`."""
+        return cast("_m.Backup", self._client.request("POST", "/api/backups", body=NOT_GIVEN if body is None else body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Backup:
+        """Get a backup: `GET /api/backups/{id}`."""
+        return cast("_m.Backup", self._client.request("GET", f"/api/backups/{segment(id, 'id')}", options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a backup: `DELETE /api/backups/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/backups/{segment(id, 'id')}", options=options))
+
+    def download(self, id: str, *, options: Optional[RequestOptions] = None) -> Any:
+        """Download a backup's archive: `GET /api/backups/{id}/download`."""
+        return cast("Any", self._client.request("GET", f"/api/backups/{segment(id, 'id')}/download", options=options))
+
+    def restore(self, id: str, *, body: Optional[_m.BackupRestore] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Restore a backup: `POST /api/backups/{id}/restore`."""
+        return cast("_m.Job", self._client.request("POST", f"/api/backups/{segment(id, 'id')}/restore", body=NOT_GIVEN if body is None else body, options=options))
+
+
 class AsyncDataJobsResource(AsyncResource):
     """`client.data.jobs`: 2 operation(s) of the contract."""
 
@@ -1299,3 +1327,31 @@ class AsyncTriggersResource(AsyncResource):
     async def run_by_key(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.TriggerRun:
         """Run a trigger now, with a key: `POST /api/v1/triggers/{id}/run`."""
         return cast("_m.TriggerRun", await self._client.request("POST", f"/api/v1/triggers/{segment(id, 'id')}/run", options=options))
+
+
+class AsyncBackupsResource(AsyncResource):
+    """`client.backups`: 6 operation(s) of the contract."""
+
+    async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.BackupList:
+        """List backups: `GET /api/backups`."""
+        return cast("_m.BackupList", await self._client.request("GET", "/api/backups", query={"clusterId": cluster_id}, options=options))
+
+    async def create(self, *, body: Optional[_m.BackupCreate] = None, options: Optional[RequestOptions] = None) -> _m.Backup:
+        """Back up a cluster: `POST /api/backups`."""
+        return cast("_m.Backup", await self._client.request("POST", "/api/backups", body=NOT_GIVEN if body is None else body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Backup:
+        """Get a backup: `GET /api/backups/{id}`."""
+        return cast("_m.Backup", await self._client.request("GET", f"/api/backups/{segment(id, 'id')}", options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a backup: `DELETE /api/backups/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/backups/{segment(id, 'id')}", options=options))
+
+    async def download(self, id: str, *, options: Optional[RequestOptions] = None) -> Any:
+        """Download a backup's archive: `GET /api/backups/{id}/download`."""
+        return cast("Any", await self._client.request("GET", f"/api/backups/{segment(id, 'id')}/download", options=options))
+
+    async def restore(self, id: str, *, body: Optional[_m.BackupRestore] = None, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Restore a backup: `POST /api/backups/{id}/restore`."""
+        return cast("_m.Job", await self._client.request("POST", f"/api/backups/{segment(id, 'id')}/restore", body=NOT_GIVEN if body is None else body, options=options))

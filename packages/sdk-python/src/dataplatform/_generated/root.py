@@ -28,6 +28,7 @@ class SyncResources:
     schema: SchemaResource
     functions: FunctionsResource
     triggers: TriggersResource
+    backups: BackupsResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -45,6 +46,7 @@ class SyncResources:
         self.schema = SchemaResource(client)
         self.functions = FunctionsResource(client)
         self.triggers = TriggersResource(client)
+        self.backups = BackupsResource(client)
 
 
 class AsyncResources:
@@ -65,6 +67,7 @@ class AsyncResources:
     schema: AsyncSchemaResource
     functions: AsyncFunctionsResource
     triggers: AsyncTriggersResource
+    backups: AsyncBackupsResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -82,3 +85,4 @@ class AsyncResources:
         self.schema = AsyncSchemaResource(client)
         self.functions = AsyncFunctionsResource(client)
         self.triggers = AsyncTriggersResource(client)
+        self.backups = AsyncBackupsResource(client)

@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresAuthChanges } from './auth-changes.js';
+import { PostgresBackups } from './backups.js';
 import { PostgresBilling } from './billing.js';
 import { PostgresClusters } from './clusters.js';
 import { PostgresCollections } from './collections.js';
@@ -85,6 +86,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     webhooks: new PostgresWebhooks(sql, presence),
     deliveries: new PostgresDeliveries(sql, outbox),
     schema: new PostgresSchema(sql),
+    backups: new PostgresBackups(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -534,6 +534,20 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX metric_buckets_by_time ON metric_buckets (interval, t);
   `,
+  `
+  -- Backups: one archive file per backup under the data directory (backups/<id>.ndjson.gz), written by a job.
+  CREATE TABLE backups (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    completed_at TEXT,
+    document_count BIGINT NOT NULL DEFAULT 0,
+    size_bytes BIGINT NOT NULL DEFAULT 0,
+    checksum TEXT
+  );
+  CREATE INDEX backups_by_cluster ON backups (cluster_id, created_at);
+  `,
 ];
 
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.

@@ -490,6 +490,20 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX metric_buckets_by_time ON metric_buckets (interval, t);
   `,
+  `
+  -- Backups: one archive file per backup under the data directory (backups/<id>.ndjson.gz), written by a job.
+  CREATE TABLE backups (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    completed_at TEXT,
+    document_count INTEGER NOT NULL DEFAULT 0,
+    size_bytes INTEGER NOT NULL DEFAULT 0,
+    checksum TEXT
+  );
+  CREATE INDEX backups_by_cluster ON backups (cluster_id, created_at);
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

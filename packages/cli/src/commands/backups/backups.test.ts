@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parseArgs, runCli } from '../../../test/harness.js';
+import { useMockApi } from '../../../test/mock-api.js';
+import { newBackupsCreateCommand } from './create.js';
+import { newBackupsDownloadCommand } from './download.js';
+import { newBackupsListCommand } from './list.js';
+import { newBackupsRestoreCommand } from './restore.js';
+
+describe('dp backups: arguments', () => {
+  it('parses every verb', async () => {
+    expect(await parseArgs(newBackupsListCommand, [])).toMatchObject({ ok: true, options: {} });
+    expect(await parseArgs(newBackupsCreateCommand, [])).toMatchObject({ ok: true, options: {} });
+    expect(await parseArgs(newBackupsDownloadCommand, ['bkp_1', '-o', 'x.gz'])).toMatchObject({
+      options: { id: 'bkp_1', output: 'x.gz' },
+    });
+    expect(await parseArgs(newBackupsRestoreCommand, ['bkp_1', '--target', 'cls_2', '--wait'])).toMatchObject(
+      {
+        options: { id: 'bkp_1', target: 'cls_2', wait: true, interval: 1000 },
+      },
+    );
+  });
+
+  it.each([
+    [newBackupsDownloadCommand, []],
+    [newBackupsRestoreCommand, []],
+    [newBackupsRestoreCommand, ['bkp_1', '--interval', '1']],
+  ] as const)('refuses bad arguments with exit status 2 (%#)', async (make, argv) => {
+    expect(await parseArgs(make as never, [...argv])).toMatchObject({ ok: false, code: 2 });
+  });
+});
+
+describe('dp backups: run', () => {
+  const api = useMockApi();
+
+  async function signedIn() {
+    const base = api.env.DATAPLATFORM_BASE_URL!;
+    const res = await fetch(`${base}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: `b-${Math.random().toString(36).slice(2)}@example.com`,
+        password: 'a long passphrase',
+        name: 'B',
+      }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    return { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token };
+  }
+
+  it('creates a backup, lists it, downloads its archive to a file and restores it', async () => {
+    api.mocks.store.seed('orders', [{ _id: 'o1', total: 3 }]);
+    const env = await signedIn();
+    const created = await runCli(['backups', 'create'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    const backup = JSON.parse(created.stdout) as { _id: string; status: string };
+    expect(backup.status).toBe('succeeded');
+
+    const listed = await runCli(['backups'], { env });
+    expect(JSON.parse(listed.stdout.trim().split('\n')[0]!)).toMatchObject({ _id: backup._id });
+
+    const file = join(mkdtempSync(join(tmpdir(), 'dp-backups-')), 'b.ndjson.gz');
+    const downloaded = await runCli(['backups', 'download', backup._id, '-o', file], { env });
+    expect(downloaded.code, downloaded.stderr).toBe(0);
+    expect(existsSync(file)).toBe(true);
+    const text = gunzipSync(readFileSync(file)).toString('utf8');
+    expect(text).toContain('"type":"manifest"');
+
+    const restored = await runCli(['backups', 'restore', backup._id, '--wait', '--json'], { env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({ kind: 'restore', status: 'succeeded' });
+    expect(api.requests().filter((r) => r.includes('/api/backups'))).toEqual([
+      'POST /api/backups',
+      'GET /api/backups',
+      `GET /api/backups/${backup._id}/download`,
+      `POST /api/backups/${backup._id}/restore`,
+    ]);
+  });
+
+  it('names the operation when the backup does not exist', async () => {
+    const env = await signedIn();
+    const missing = await runCli(['backups', 'restore', 'bkp_nope'], { env });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('restore backup "bkp_nope"');
+  });
+});
