@@ -57,7 +57,7 @@ export const BackupArchive = z.string().meta({
 
 /** Body of a new backup. */
 export const BackupCreate = z
-  .object({
+  .strictObject({
     clusterId: z
       .string()
       .min(1)
@@ -85,7 +85,7 @@ export const BackupParams = z.object({ id: z.string().min(1).max(128) });
 
 /** Body of a restore. */
 export const BackupRestore = z
-  .object({
+  .strictObject({
     targetClusterId: z
       .string()
       .min(1)

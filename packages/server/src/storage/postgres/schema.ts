@@ -88,7 +88,8 @@ export class PostgresSchema implements SchemaStore {
     const ordered = indexColumns('postgres', index.fields, index.unique);
     try {
       // CONCURRENTLY: writes to the documents go on while the index is built.
-      await this.sql.unsafe(
+      await this.buildConcurrently(
+        engineName,
         `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX CONCURRENTLY "${engineName}" ON documents (${ordered.join(', ')}) WHERE collection_id = ${BigInt(rowId)}`,
       );
     } catch (error) {
@@ -110,8 +111,26 @@ export class PostgresSchema implements SchemaStore {
     ]);
     // The planner knows nothing of a new expression index's values until the table is analyzed: without it,
     // a sorted page may be read through the primary key and filtered instead. ANALYZE reads a sample.
-    await this.sql.unsafe('ANALYZE documents');
+    // Only statistics: a build that has succeeded does not fail for them (ANALYZE may wait on other builds).
+    await this.sql.unsafe('ANALYZE documents').catch(() => undefined);
     return { ok: true, index: { ...index, engineName, status: 'ready' } };
+  }
+
+  /**
+   * Concurrent builds (and ANALYZE) of other indexes on the same table wait for each other, and PostgreSQL may
+   * end one of them as a deadlock (40P01): its invalid index is dropped and the build tried again.
+   */
+  private async buildConcurrently(engineName: string, statement: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.sql.unsafe(statement);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+        await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   }
 
   async dropIndex(clusterId: string, collection: string, name: string): Promise<boolean> {
