@@ -9,14 +9,13 @@
  * Writes the section "Collection indexes" of docs/benchmarks.md.
  * Options: --documents 1000000 --rounds 2 --no-postgres --skip-build --out docs/benchmarks.md
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { postgresBinaries, startPostgres } from './lib/postgres.mjs';
+import { median } from './lib/report.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
-import { seedPostgres, seedSqlite } from './lib/seed.mjs';
+import { onSeededEngines, ORDERS as ref, time } from './lib/seeded-engines.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -41,15 +40,6 @@ const plainIndex = (engine, id) =>
 if (!opts['skip-build']) buildPackages(root, ['@dataplatform/contract', '@dataplatform/server']);
 const { indexColumns, openStorage } = await import('@dataplatform/server');
 const { parseSql } = await import('@dataplatform/contract/sql');
-const ref = { clusterId: 'bench', collection: 'orders' };
-
-async function time(run) {
-  const start = process.hrtime.bigint();
-  await run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const email = (n) => `customer${String(n % 5000).padStart(4, '0')}@example.com`;
 
 /** p50 of the statement over `count` addresses, and how many documents the first one found. */
@@ -122,73 +112,31 @@ async function measure(engine, storage, plain, dropPlain) {
   return result;
 }
 
-async function seeded(config, seed) {
-  const storage = await openStorage(config);
-  const now = new Date().toISOString();
-  await storage.documents.insert(ref, {
-    id: '0',
-    data: JSON.stringify({ customer: { email: 'first@example.com' } }),
-    createdAt: now,
-    updatedAt: now,
-  });
-  await seed({ ...ref, total: documents });
-  return storage;
-}
-
-const results = [];
-const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-schema-'));
-try {
-  const file = join(work, 'dataplatform.sqlite');
-  const storage = await seeded({ dataDir: work, sqliteSynchronous: 'normal' }, (target) =>
-    seedSqlite(file, target),
-  );
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(file);
-  const { id } = db
-    .prepare("SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'")
-    .get();
-  results.push(
-    await measure(
-      'SQLite',
-      storage,
-      async () => db.exec(plainIndex('sqlite', id)),
-      async () => db.exec('DROP INDEX bench_plain'),
-    ),
-  );
-  db.close();
-  await storage.close?.();
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
-
-const bin = opts['no-postgres'] ? null : postgresBinaries();
-if (bin) {
-  const pg = await startPostgres(bin);
-  try {
-    const url = pg.url('postgres');
-    const storage = await seeded({ databaseUrl: url, databasePoolSize: 2 }, (target) =>
-      seedPostgres(url, target),
-    );
-    const { default: postgres } = await import('postgres');
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    await sql`VACUUM ANALYZE documents`;
-    const [{ id }] = await sql`SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'`;
-    results.push(
-      await measure(
-        `PostgreSQL ${pg.version}`,
+const results = await onSeededEngines(
+  {
+    openStorage,
+    documents,
+    first: { customer: { email: 'first@example.com' } },
+    noPostgres: opts['no-postgres'],
+  },
+  async ({ name, label, storage, collectionId, sqlite, postgres }) => {
+    if (sqlite) {
+      return measure(
+        label,
         storage,
-        async () => sql.unsafe(plainIndex('postgres', id)),
-        async () => sql.unsafe('DROP INDEX bench_plain'),
-      ),
+        async () => sqlite.exec(plainIndex(name, collectionId)),
+        async () => sqlite.exec('DROP INDEX bench_plain'),
+      );
+    }
+    await postgres`VACUUM ANALYZE documents`;
+    return measure(
+      label,
+      storage,
+      async () => postgres.unsafe(plainIndex(name, collectionId)),
+      async () => postgres.unsafe('DROP INDEX bench_plain'),
     );
-    await sql.end();
-    await storage.close?.();
-  } finally {
-    await pg.stop();
-  }
-} else {
-  console.log('PostgreSQL: skipped, no PostgreSQL server binaries (install postgresql or set PG_BIN)');
-}
+  },
+);
 
 const args = process.argv.slice(2).join(' ');
 const speedup = (r) => r.without / r.with;

@@ -6,14 +6,13 @@
  * measured apart). Writes the section "SQL grouping" of docs/benchmarks.md.
  * Options: --documents 1000000 --rounds 5 --no-postgres --skip-build --out docs/benchmarks.md
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { postgresBinaries, startPostgres } from './lib/postgres.mjs';
+import { median } from './lib/report.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
-import { seedPostgres, seedSqlite } from './lib/seed.mjs';
+import { ORDERS, onSeededEngines, time } from './lib/seeded-engines.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -42,16 +41,6 @@ const HAND = {
 if (!opts['skip-build']) buildPackages(root, ['@dataplatform/contract', '@dataplatform/server']);
 const { openStorage } = await import('@dataplatform/server');
 const { parseSql } = await import('@dataplatform/contract/sql');
-const ref = { clusterId: 'bench', collection: 'orders' };
-
-/** Milliseconds of one call. */
-async function time(run) {
-  const start = process.hrtime.bigint();
-  await run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Runs both forms `rounds` times, alternating which goes first, after one warm-up run of each. */
 async function compare(engine, helper, hand) {
@@ -74,20 +63,6 @@ async function compare(engine, helper, hand) {
   return result;
 }
 
-/** A storage with one document in `orders` (which makes the collection), then the seeded rows. */
-async function seeded(config, seed) {
-  const storage = await openStorage(config);
-  const now = new Date().toISOString();
-  await storage.documents.insert(ref, {
-    id: '0',
-    data: '{"status":"paid","total":1}',
-    createdAt: now,
-    updatedAt: now,
-  });
-  await seed({ ...ref, total: documents });
-  return storage;
-}
-
 const query = parseSql(STATEMENT, []);
 if ('code' in query) throw new Error(query.message);
 // The first parses warm the parser up; the route's parser stays loaded between statements.
@@ -95,59 +70,17 @@ for (let i = 0; i < 20; i++) parseSql(STATEMENT, []);
 const parseTimes = [];
 for (let i = 0; i < 20; i++) parseTimes.push(await time(() => parseSql(STATEMENT, [])));
 const parse = median(parseTimes);
-const results = [];
-
-const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-sql-group-'));
-try {
-  const file = join(work, 'dataplatform.sqlite');
-  const storage = await seeded({ dataDir: work, sqliteSynchronous: 'normal' }, (target) =>
-    seedSqlite(file, target),
-  );
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(file, { readonly: true });
-  const { id } = db
-    .prepare("SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'")
-    .get();
-  const hand = db.prepare(HAND.sqlite);
-  results.push(
-    await compare(
-      'SQLite',
-      async () => (await storage.queries.run(ref, query)).rows,
-      async () => hand.all(id),
-    ),
-  );
-  db.close();
-  await storage.close?.();
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
-
-const bin = opts['no-postgres'] ? null : postgresBinaries();
-if (bin) {
-  const pg = await startPostgres(bin);
-  try {
-    const url = pg.url('postgres');
-    const storage = await seeded({ databaseUrl: url, databasePoolSize: 2 }, (target) =>
-      seedPostgres(url, target),
-    );
-    const { default: postgres } = await import('postgres');
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    const [{ id }] = await sql`SELECT id FROM collections WHERE cluster_id = 'bench' AND name = 'orders'`;
-    results.push(
-      await compare(
-        `PostgreSQL ${pg.version}`,
-        async () => (await storage.queries.run(ref, query)).rows,
-        async () => sql.unsafe(HAND.postgres, [id]),
-      ),
-    );
-    await sql.end();
-    await storage.close?.();
-  } finally {
-    await pg.stop();
-  }
-} else {
-  console.log('PostgreSQL: skipped, no PostgreSQL server binaries (install postgresql or set PG_BIN)');
-}
+const results = await onSeededEngines(
+  { openStorage, documents, first: { status: 'paid', total: 1 }, noPostgres: opts['no-postgres'] },
+  async ({ label, storage, collectionId, sqlite, postgres }) => {
+    const helper = async () => (await storage.queries.run(ORDERS, query)).rows;
+    if (sqlite) {
+      const hand = sqlite.prepare(HAND.sqlite);
+      return compare(label, helper, async () => hand.all(collectionId));
+    }
+    return compare(label, helper, async () => postgres.unsafe(HAND.postgres, [collectionId]));
+  },
+);
 
 const args = process.argv.slice(2).join(' ');
 const rows = results.map(
