@@ -1,39 +1,9 @@
 import { gunzipSync } from 'node:zlib';
-import { createDataPlatformMocks } from '@dataplatform/mocks';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DataPlatform, NotFoundError } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../src/index.js';
+import { useMockedApi } from './mocked-api.js';
 
-const baseUrl = 'http://localhost:5000';
-const mocks = createDataPlatformMocks({ baseUrl });
-const server = setupServer(...mocks.handlers);
-const seen: string[] = [];
-
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  server.events.on('request:start', ({ request }) => {
-    const url = new URL(request.url);
-    seen.push(`${request.method} ${url.pathname}${url.search}`);
-  });
-});
-afterEach(() => {
-  mocks.store.reset();
-  seen.length = 0;
-});
-afterAll(() => server.close());
-
-async function signedIn(): Promise<DataPlatform> {
-  const client = new DataPlatform({ baseUrl, maxRetries: 0 });
-  await client.auth.signUp(
-    {
-      email: `b-${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long passphrase',
-      name: 'B',
-    },
-    { storeToken: true },
-  );
-  return client;
-}
+const { mocks, seen, signedIn } = useMockedApi();
 
 describe('client.backups', () => {
   it('creates, lists, downloads, restores and deletes a backup on the routes of the contract', async () => {

@@ -1,29 +1,8 @@
-import { createDataPlatformMocks } from '@dataplatform/mocks';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, DataPlatform, NotFoundError } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { BadRequestError, NotFoundError } from '../src/index.js';
+import { useMockedApi } from './mocked-api.js';
 
-const baseUrl = 'http://localhost:5000';
-const mocks = createDataPlatformMocks({ baseUrl });
-const server = setupServer(...mocks.handlers);
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mocks.store.reset());
-afterAll(() => server.close());
-
-/** A client signed in as a fresh user of the mocks. */
-async function signedIn(): Promise<DataPlatform> {
-  const client = new DataPlatform({ baseUrl, maxRetries: 0 });
-  await client.auth.signUp(
-    {
-      email: `b-${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long passphrase',
-      name: 'B',
-    },
-    { storeToken: true },
-  );
-  return client;
-}
+const { signedIn } = useMockedApi();
 
 describe('client.billing', () => {
   it('shows the account and changes the plan, with the tier that follows', async () => {

@@ -1,6 +1,4 @@
-import { createDataPlatformMocks } from '@dataplatform/mocks';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   ConflictError,
@@ -8,28 +6,9 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '../src/index.js';
+import { useMockedApi } from './mocked-api.js';
 
-const baseUrl = 'http://localhost:5000';
-const mocks = createDataPlatformMocks({ baseUrl });
-const server = setupServer(...mocks.handlers);
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mocks.store.reset());
-afterAll(() => server.close());
-
-/** A client signed in as a fresh user of the mocks. */
-async function signedIn(): Promise<DataPlatform> {
-  const client = new DataPlatform({ baseUrl, maxRetries: 0 });
-  await client.auth.signUp(
-    {
-      email: `k-${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long passphrase',
-      name: 'K',
-    },
-    { storeToken: true },
-  );
-  return client;
-}
+const { baseUrl, mocks, signedIn } = useMockedApi();
 
 const withKey = (apiKey: string) => new DataPlatform({ baseUrl, apiKey, maxRetries: 0 });
 
