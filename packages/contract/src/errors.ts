@@ -123,6 +123,12 @@ export const errorCodes = {
     description:
       'An operation of a transactional batch failed; nothing was kept. `details` names the operation.',
   },
+  precondition_failed: {
+    status: 412,
+    message: 'Precondition failed',
+    description:
+      "The document changed since the caller read it: the `If-Match` header (or a batch operation's `ifMatch`) names none of its current entity tags. Nothing was written; read the document again (its `ETag`) and retry.",
+  },
   unique_violation: {
     status: 409,
     message: 'Unique index violated',

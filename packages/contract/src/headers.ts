@@ -25,4 +25,19 @@ export const HEADERS = {
     description:
       'Present and "true" when the answer is a replay of an earlier request with the same Idempotency-Key.',
   },
+  etag: {
+    name: 'ETag',
+    description:
+      'A strong entity tag of the document as stored: it changes with every write. Send it back in `If-Match` to write only that version, or in `If-None-Match` to read only when it changed.',
+  },
+  ifMatch: {
+    name: 'If-Match',
+    description:
+      "Writes only when the document's current `ETag` is one of these entity tags (or exists at all, with `*`); 412 `precondition_failed` otherwise, with nothing written.",
+  },
+  ifNoneMatch: {
+    name: 'If-None-Match',
+    description:
+      "Answers 304 Not Modified, without a body, when the document's current `ETag` is one of these entity tags (or with `*`).",
+  },
 } as const;

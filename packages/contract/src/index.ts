@@ -37,6 +37,7 @@ export * from './semantics/billing.js';
 export * from './semantics/cluster-access.js';
 export * from './semantics/clusters.js';
 export * from './semantics/documents.js';
+export * from './semantics/entity-tags.js';
 export * from './semantics/functions.js';
 export * from './semantics/idempotency.js';
 export * from './semantics/import.js';

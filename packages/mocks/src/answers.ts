@@ -69,6 +69,12 @@ export function toResponse(
       headers: { 'Content-Type': answer.raw.contentType, ...extraHeaders, 'X-Request-Id': requestId },
     });
   }
+  // Not Modified carries headers only.
+  if (answer.status === 304)
+    return new HttpResponse(null, {
+      status: 304,
+      headers: { ...answer.headers, ...extraHeaders, 'X-Request-Id': requestId },
+    });
   const body = answer.isError ? { ...(answer.body as object), requestId } : answer.body;
   return new HttpResponse(JSON.stringify(body), {
     status: answer.status,

@@ -30,8 +30,9 @@ function runOne(
   // On insert, `id` names the document as `data._id` would.
   const body = operation.op === 'insert' && id !== undefined ? { ...data, _id: id } : data;
   try {
+    const conditions = operation.ifMatch === undefined ? undefined : { ifMatch: operation.ifMatch };
     return documentOperations[batchOperationRoute(operation.op).id](
-      { params, query: {}, body, scopes },
+      { params, query: {}, body, scopes, conditions },
       store,
       model,
     );

@@ -23,6 +23,7 @@ import { clusterOf, type ManagedKey } from './managed-keys.js';
 import { createMockStore, type MockStore } from './mock-store.js';
 import { operations } from './operations.js';
 import {
+  type OperationInput,
   parseJsonBody,
   parseParams,
   parseQuery,
@@ -130,6 +131,13 @@ function operationFor(route: RouteDefinition): Operation {
   return operation;
 }
 
+/** The If-Match or If-None-Match header of a conditional document route, when sent and not empty. */
+function conditionsOf(route: RouteDefinition, request: Request): OperationInput['conditions'] {
+  if (route.conditional === 'write') return { ifMatch: request.headers.get('if-match') || undefined };
+  if (route.conditional === 'read') return { ifNoneMatch: request.headers.get('if-none-match') || undefined };
+  return undefined;
+}
+
 /** Writes that answer with the stored document. */
 const DOCUMENT_WRITES = new Set<string>(['data.create', 'data.replace', 'data.update']);
 
@@ -212,6 +220,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
           account: { model: state.accounts, session, client: clientOf(request) },
           jobs: state.jobs,
           userId: session?.userId ?? (authenticated.key as ManagedKey | undefined)?.owner?.userId ?? null,
+          conditions: conditionsOf(route, request),
           ...(streamText === undefined
             ? {}
             : { stream: { text: streamText, contentType: request.headers.get('content-type') } }),

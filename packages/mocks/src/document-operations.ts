@@ -1,6 +1,8 @@
 import {
   checkDocumentBody,
   type dataRoutes,
+  ifMatchHolds,
+  ifNoneMatchHolds,
   type JsonObject,
   mergePatch,
   parseSort,
@@ -8,6 +10,7 @@ import {
 } from '@dataplatform/contract';
 import { type Answer, ApiError } from './answers.js';
 import { type DocumentStore, ownFields } from './document-store.js';
+import { entityTagOf } from './entity-tags.js';
 import type { KeyRing } from './keys.js';
 import type { OperationInput } from './request-input.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -35,6 +38,28 @@ function notFound(collection: string, id: string): ApiError {
 function checkBody(body: unknown, allowId: boolean): asserts body is JsonObject {
   const violation = checkDocumentBody(body, { allowId });
   if (violation) throw ApiError.fromViolation(violation);
+}
+
+/**
+ * The stored document a write changes: 404 when missing (whatever If-Match says, as on the server), 412
+ * `precondition_failed` when If-Match names none of its tags.
+ */
+function current({ params, conditions }: OperationInput, store: DocumentStore) {
+  const doc = store.get(params.collection!, params.id!);
+  if (!doc) throw notFound(params.collection!, params.id!);
+  const ifMatch = conditions?.ifMatch;
+  if (ifMatch !== undefined && !ifMatchHolds(ifMatch, entityTagOf(doc))) {
+    throw new ApiError(
+      'precondition_failed',
+      `Document "${params.id}" in collection "${params.collection}" changed: If-Match names none of its current entity tags`,
+    );
+  }
+  return doc;
+}
+
+/** A document answer with its entity tag. */
+function tagged(status: number, doc: unknown, headers: Record<string, string> = {}): Answer {
+  return { status, body: doc, headers: { ...headers, ETag: entityTagOf(doc) } };
 }
 
 /** The address of a stored document, built from the contract's path of the get route. */
@@ -65,36 +90,40 @@ const create: Operation = ({ params, body }, store) => {
       id: body._id,
     });
   }
-  return { status: 201, body: doc, headers: { Location: locationOf(collection, doc._id) } };
+  return tagged(201, doc, { Location: locationOf(collection, doc._id) });
 };
 
-const get: Operation = ({ params }, store) => {
+const get: Operation = ({ params, conditions }, store) => {
   const doc = store.get(params.collection!, params.id!);
   if (!doc) throw notFound(params.collection!, params.id!);
-  return { status: 200, body: doc };
+  const answer = tagged(200, doc);
+  const ifNoneMatch = conditions?.ifNoneMatch;
+  // The caller's copy is current: no body, the tag again.
+  if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, answer.headers!.ETag!))
+    return { status: 304, body: null, headers: answer.headers! };
+  return answer;
 };
 
-const replace: Operation = ({ params, body }, store) => {
+const replace: Operation = (input, store) => {
   // `_id` in the body is refused: the path names the document, and a second, possibly different id would be ambiguous.
-  checkBody(body, false);
-  const doc = store.replace(params.collection!, params.id!, body);
-  if (!doc) throw notFound(params.collection!, params.id!);
-  return { status: 200, body: doc };
+  checkBody(input.body, false);
+  current(input, store);
+  return tagged(200, store.replace(input.params.collection!, input.params.id!, input.body));
 };
 
-const update: Operation = ({ params, body }, store) => {
-  checkBody(body, false);
-  const old = store.get(params.collection!, params.id!);
-  if (!old) throw notFound(params.collection!, params.id!);
+const update: Operation = (input, store) => {
+  checkBody(input.body, false);
+  const old = current(input, store);
   // An empty patch changes nothing: the document keeps its _updatedAt and no event is written.
-  if (Object.keys(body).length === 0) return { status: 200, body: old };
-  const merged = mergePatch(ownFields(old), body) as JsonObject;
-  return { status: 200, body: store.replace(params.collection!, params.id!, merged) };
+  if (Object.keys(input.body).length === 0) return tagged(200, old);
+  const merged = mergePatch(ownFields(old), input.body) as JsonObject;
+  return tagged(200, store.replace(input.params.collection!, input.params.id!, merged));
 };
 
-const remove: Operation = ({ params }, store) => {
-  if (!store.delete(params.collection!, params.id!)) throw notFound(params.collection!, params.id!);
-  return { status: 200, body: { _id: params.id, deleted: true } };
+const remove: Operation = (input, store) => {
+  current(input, store);
+  store.delete(input.params.collection!, input.params.id!);
+  return { status: 200, body: { _id: input.params.id, deleted: true } };
 };
 
 /** The behaviour of every document route, by operation id. */

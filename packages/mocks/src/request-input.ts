@@ -31,6 +31,8 @@ export interface OperationInput {
   stream?: { text: string; contentType: string | null };
   /** The jobs, for the import and jobs routes. */
   jobs?: JobLedger;
+  /** A document route's conditions: its If-Match (writes) or If-None-Match (reads) header, when sent. */
+  conditions?: { ifMatch?: string; ifNoneMatch?: string };
   /** The user the credential acts for: a session's user or a managed key's owner (null for the mocks' own keys). */
   userId?: string | null;
 }

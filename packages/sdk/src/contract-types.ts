@@ -330,6 +330,7 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_mismatch'
   | 'transaction_aborted'
+  | 'precondition_failed'
   | 'unique_violation'
   | 'payload_too_large'
   | 'uri_too_long'

@@ -116,6 +116,7 @@ export {
   PayloadTooLargeError,
   PaymentRequiredError,
   PermissionDeniedError,
+  PreconditionFailedError,
   PreconditionRequiredError,
   RateLimitError,
   RequestTimeoutError,
@@ -149,6 +150,7 @@ export {
 export { Collection } from './resources/collection.js';
 export {
   type AnyDocument,
+  type ConditionalOptions,
   Data,
   type DocumentInput,
   type ImportOptions,

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   Page,
   PermissionDeniedError,
+  PreconditionFailedError,
 } from '../src/index.js';
 
 interface Order {
@@ -93,6 +94,32 @@ describe('documents', () => {
     expect((await orders.get(created._id)).item).toBe('cup');
     expect((await orders.list()).total).toBe(1);
     expect(await orders.delete(created._id)).toEqual({ _id: created._id, deleted: true });
+  });
+
+  it('writes only the version it read with ifMatch, else rejects with PreconditionFailedError', async () => {
+    const created = await client.data.create<Order>('orders', { item: 'cup', qty: 1 }).withResponse();
+    const read = await client.data.get<Order>('orders', created.data._id).withResponse();
+    const etag = read.response.headers.get('etag')!;
+    expect(etag).toBe(created.response.headers.get('etag'));
+    const changed = await client.data
+      .update<Order>('orders', created.data._id, { qty: 2 }, { ifMatch: etag })
+      .withResponse();
+    expect(changed.data.qty).toBe(2);
+    const stale = client.data.replace<Order>(
+      'orders',
+      created.data._id,
+      { item: 'mug', qty: 3 },
+      { ifMatch: etag },
+    );
+    await expect(stale).rejects.toBeInstanceOf(PreconditionFailedError);
+    await expect(
+      client.data.collection<Order>('orders').delete(created.data._id, { ifMatch: etag }),
+    ).rejects.toMatchObject({ status: 412, code: 'precondition_failed' });
+    const fresh = changed.response.headers.get('etag')!;
+    const { results } = await client.data.batch([
+      { op: 'delete', collection: 'orders', id: created.data._id, ifMatch: fresh },
+    ]);
+    expect(results[0]).toMatchObject({ status: 200 });
   });
 });
 

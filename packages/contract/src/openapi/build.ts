@@ -100,6 +100,16 @@ function parameters(route: RouteDefinition): JsonSchema[] {
       schema: { type: 'string' },
     });
   }
+  if (route.conditional) {
+    const key = route.conditional === 'read' ? 'ifNoneMatch' : 'ifMatch';
+    out.push({
+      name: HEADERS[key].name,
+      in: 'header',
+      required: false,
+      description: HEADERS[key].description,
+      schema: { type: 'string', minLength: 1 },
+    });
+  }
   if (route.idempotent) {
     out.push({
       name: HEADERS.idempotencyKey.name,
@@ -228,6 +238,15 @@ function operation(route: RouteDefinition): JsonSchema {
             },
           }),
     },
+    // A conditional read whose If-None-Match holds: no body, the tag again.
+    ...(route.conditional === 'read'
+      ? {
+          '304': {
+            description: 'Not Modified: the document still has an entity tag that If-None-Match lists.',
+            headers: responseHeaders(route, ['etag']),
+          },
+        }
+      : {}),
     ...errorResponses(route),
   };
   if (route.auth === 'data') {

@@ -47,7 +47,7 @@ export const dataRoutes = [
       status: 201,
       description: 'The stored document',
       schema: Document,
-      headers: ['location', 'idempotentReplayed'],
+      headers: ['location', 'etag', 'idempotentReplayed'],
     },
     errors: [
       'validation_error',
@@ -70,7 +70,8 @@ export const dataRoutes = [
     auth: 'data',
     scopes: ['data:read'],
     params: DocumentParams,
-    success: { status: 200, description: 'The document', schema: Document },
+    conditional: 'read',
+    success: { status: 200, description: 'The document', schema: Document, headers: ['etag'] },
     errors: ['validation_error', 'reserved_collection', 'not_found'],
   },
   {
@@ -85,11 +86,12 @@ export const dataRoutes = [
     params: DocumentParams,
     body: DocumentReplace,
     idempotent: true,
+    conditional: 'write',
     success: {
       status: 200,
       description: 'The stored document',
       schema: Document,
-      headers: ['idempotentReplayed'],
+      headers: ['etag', 'idempotentReplayed'],
     },
     errors: [
       'validation_error',
@@ -101,6 +103,7 @@ export const dataRoutes = [
       'payload_too_large',
       'schema_violation',
       'unique_violation',
+      'precondition_failed',
     ],
   },
   {
@@ -116,11 +119,12 @@ export const dataRoutes = [
     params: DocumentParams,
     body: DocumentPatch,
     idempotent: true,
+    conditional: 'write',
     success: {
       status: 200,
       description: 'The stored document',
       schema: Document,
-      headers: ['idempotentReplayed'],
+      headers: ['etag', 'idempotentReplayed'],
     },
     errors: [
       'validation_error',
@@ -132,6 +136,7 @@ export const dataRoutes = [
       'payload_too_large',
       'schema_violation',
       'unique_violation',
+      'precondition_failed',
     ],
   },
   {
@@ -144,12 +149,19 @@ export const dataRoutes = [
     scopes: ['data:write'],
     params: DocumentParams,
     idempotent: true,
+    conditional: 'write',
     success: {
       status: 200,
       description: 'The document was deleted',
       schema: Deleted,
       headers: ['idempotentReplayed'],
     },
-    errors: ['validation_error', 'reserved_collection', 'not_found', 'idempotency_mismatch'],
+    errors: [
+      'validation_error',
+      'reserved_collection',
+      'not_found',
+      'idempotency_mismatch',
+      'precondition_failed',
+    ],
   },
 ] as const satisfies readonly RouteDefinition[];

@@ -38,6 +38,11 @@ export interface RouteDefinition {
   streamBody?: Readonly<Record<string, string>>;
   /** Default body limit in bytes when it differs from the server-wide one (1 MiB); `x-body-limit`. */
   bodyLimit?: number;
+  /**
+   * Conditional requests on one document: `read` takes If-None-Match (304 when it matches), `write` takes If-Match
+   * (412 `precondition_failed` when it does not).
+   */
+  conditional?: 'read' | 'write';
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
   success: {

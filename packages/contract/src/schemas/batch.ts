@@ -45,6 +45,12 @@ function documentId(op: BatchOperationKind, description: string) {
     .meta({ description });
 }
 
+const ifMatch = z.string().min(1).max(1024).optional().meta({
+  description:
+    "As the `If-Match` header of the single-document route: the operation writes only when the document's current `ETag` is one of these entity tags (or exists, with `*`); 412 `precondition_failed` otherwise",
+  example: '"3q2-7w"',
+});
+
 function documentData(op: BatchOperationKind, description: string) {
   return z
     .record(z.string(), z.unknown(), {
@@ -75,12 +81,17 @@ export const BatchOperation = z
       operationOf('update', 'Replace a document, as PUT', {
         id: documentId('update', 'Document id'),
         data: documentData('update', `The new fields. ${DATA_RULES}`),
+        ifMatch,
       }),
       operationOf('patch', 'Merge a JSON Merge Patch into a document, as PATCH', {
         id: documentId('patch', 'Document id'),
         data: documentData('patch', `The merge patch. ${DATA_RULES}`),
+        ifMatch,
       }),
-      operationOf('delete', 'Delete a document, as DELETE', { id: documentId('delete', 'Document id') }),
+      operationOf('delete', 'Delete a document, as DELETE', {
+        id: documentId('delete', 'Document id'),
+        ifMatch,
+      }),
     ],
     {
       error: (issue) =>
@@ -92,7 +103,7 @@ export const BatchOperation = z
   .meta({
     id: 'BatchOperation',
     description:
-      'One operation of a batch: `{ op, collection, id?, data? }`. get, update, patch and delete need `id`; insert, update and patch need `data`.',
+      'One operation of a batch: `{ op, collection, id?, data?, ifMatch? }`. get, update, patch and delete need `id`; insert, update and patch need `data`; update, patch and delete may carry `ifMatch`.',
   });
 
 /** The body of `POST /api/v1/data/batch`. */
@@ -129,7 +140,7 @@ export const BatchOperationResult = z
   .object({
     index: z.number().int().min(0).meta({ description: 'Position of the operation in the request' }),
     status: z.number().int().min(100).max(599).meta({
-      description: '201 for an insert, 200 for the others; 400, 404 or 409 when the operation failed',
+      description: '201 for an insert, 200 for the others; 400, 404, 409 or 412 when the operation failed',
     }),
     data: z.record(z.string(), z.unknown()).optional().meta({
       description: 'On success: the stored document, or `{ _id, deleted: true }` for a delete',
@@ -156,6 +167,8 @@ export interface BatchOperationFields {
   collection: string;
   id?: string;
   data?: Record<string, unknown>;
+  /** update, patch and delete: the If-Match of the single-document route. */
+  ifMatch?: string;
 }
 /** A batch request after validation, `transaction` defaulted to false. */
 export type BatchRequestBody = { operations: BatchOperationFields[]; transaction: boolean };

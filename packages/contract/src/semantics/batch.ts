@@ -85,14 +85,14 @@ export function parseBatchRequest(body: unknown): BatchRequestBody | Violation {
   });
 }
 
-const OPERATION_KEYS = new Set(['op', 'collection', 'id', 'data']);
+const OPERATION_KEYS = new Set(['op', 'collection', 'id', 'data', 'ifMatch']);
 const KIND_NEEDS = {
-  insert: { id: false, data: true },
-  get: { id: true, data: false },
-  update: { id: true, data: true },
-  patch: { id: true, data: true },
-  delete: { id: true, data: false },
-} as const satisfies Record<BatchOperationKind, { id: boolean; data: boolean }>;
+  insert: { id: false, data: true, ifMatch: false },
+  get: { id: true, data: false, ifMatch: false },
+  update: { id: true, data: true, ifMatch: true },
+  patch: { id: true, data: true, ifMatch: true },
+  delete: { id: true, data: false, ifMatch: true },
+} as const satisfies Record<BatchOperationKind, { id: boolean; data: boolean; ifMatch: boolean }>;
 
 /**
  * True when `BatchRequest` would accept the body, decided without building zod's copies of up to 1000 documents
@@ -113,15 +113,20 @@ export function isWellFormedBatch(body: unknown): body is { operations: unknown[
 function isWellFormedOperation(operation: unknown): boolean {
   if (!isJsonObject(operation)) return false;
   for (const key in operation) if (!OPERATION_KEYS.has(key)) return false;
-  const { op, collection, id, data } = operation;
+  const { op, collection, id, data, ifMatch } = operation;
   if (typeof op !== 'string' || !Object.hasOwn(KIND_NEEDS, op) || typeof collection !== 'string')
     return false;
   const needs = KIND_NEEDS[op as BatchOperationKind];
   if (id === undefined ? needs.id : typeof id !== 'string') return false;
+  if (Object.hasOwn(operation, 'ifMatch') && !(needs.ifMatch && isIfMatch(ifMatch))) return false;
   // A kind without data has no `data` key in its strict schema, even one holding undefined (a caller's object,
   // never parsed JSON).
   if (data === undefined) return !needs.data && !Object.hasOwn(operation, 'data');
   return needs.data && isJsonObject(data);
+}
+
+function isIfMatch(value: unknown): boolean {
+  return typeof value === 'string' && value.length > 0 && value.length <= 1024;
 }
 
 /**

@@ -181,6 +181,8 @@ class BaseClient:
                     merged.pop(name.lower(), None)
                 else:
                     merged[name.lower()] = value
+        if "if_match" in opts:
+            merged["if-match"] = opts["if_match"]
         if method not in ("GET", "HEAD"):
             merged["idempotency-key"] = opts.get("idempotency_key") or merged.get("idempotency-key") or str(uuid.uuid4())
         timeout = httpx.Timeout(opts["timeout"]) if "timeout" in opts else self._timeout

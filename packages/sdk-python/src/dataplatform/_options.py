@@ -28,6 +28,10 @@ class RequestOptions(TypedDict, total=False):
     max_retry_wait: float
     #: The ``Idempotency-Key`` of a write; a random one is sent when left out.
     idempotency_key: str
+    #: ``If-Match`` of a write to a document (PUT, PATCH, DELETE; a batch operation takes ``ifMatch``): the ``ETag``
+    #: it was read with. The write then happens only if the document is still that version, else
+    #: ``PreconditionFailedError`` (412) and nothing is written.
+    if_match: str
 
 
 def env(name: str) -> Optional[str]:

@@ -7,7 +7,14 @@ import json
 
 import pytest
 
-from dataplatform import AsyncDataPlatform, BadRequestError, ConflictError, DataPlatform, NotFoundError
+from dataplatform import (
+    AsyncDataPlatform,
+    BadRequestError,
+    ConflictError,
+    DataPlatform,
+    NotFoundError,
+    PreconditionFailedError,
+)
 
 
 def test_a_document_round_trip(client: DataPlatform, collection: str) -> None:
@@ -34,6 +41,15 @@ def test_a_duplicate_id_is_a_conflict_without_retries(client: DataPlatform, coll
     with pytest.raises(ConflictError) as caught:
         client.data.create(collection, {"_id": "same"})
     assert caught.value.code == "conflict"
+
+
+def test_a_conditional_write_goes_on_only_while_if_match_holds(client: DataPlatform, collection: str) -> None:
+    doc = client.data.create(collection, {"n": 1})
+    with pytest.raises(PreconditionFailedError) as caught:
+        client.data.update(collection, doc["_id"], {"n": 2}, options={"if_match": '"an-older-version"'})
+    assert caught.value.code == "precondition_failed"
+    assert client.data.get(collection, doc["_id"])["n"] == 1
+    assert client.data.update(collection, doc["_id"], {"n": 3}, options={"if_match": "*"})["n"] == 3
 
 
 def test_iterating_a_list_walks_every_page(client: DataPlatform, collection: str) -> None:

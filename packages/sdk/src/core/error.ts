@@ -114,6 +114,13 @@ export class RequestTimeoutError extends APIError<408, Headers> {
 export class ConflictError extends APIError<409, Headers> {
   override name = 'ConflictError';
 }
+/**
+ * 412: a write's `ifMatch` names none of the document's current entity tags (`precondition_failed`): it changed
+ * since it was read, and nothing was written. Read it again and retry.
+ */
+export class PreconditionFailedError extends APIError<412, Headers> {
+  override name = 'PreconditionFailedError';
+}
 /** 413: the body is over the server's limit (1 MiB by default). */
 export class PayloadTooLargeError extends APIError<413, Headers> {
   override name = 'PayloadTooLargeError';
@@ -193,6 +200,7 @@ const STATUS_CLASSES: Record<number, StatusClass | undefined> = {
   405: MethodNotAllowedError as StatusClass,
   408: RequestTimeoutError as StatusClass,
   409: ConflictError as StatusClass,
+  412: PreconditionFailedError as StatusClass,
   413: PayloadTooLargeError as StatusClass,
   414: URITooLongError as StatusClass,
   415: UnsupportedMediaTypeError as StatusClass,

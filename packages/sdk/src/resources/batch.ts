@@ -10,9 +10,9 @@ import type { AnyDocument, DocumentInput, MergePatch } from './data.js';
 export type BatchOperation<T extends object = AnyDocument> =
   | { op: 'insert'; collection: string; id?: string; data: DocumentInput<T> }
   | { op: 'get'; collection: string; id: string }
-  | { op: 'update'; collection: string; id: string; data: T }
-  | { op: 'patch'; collection: string; id: string; data: MergePatch<T> }
-  | { op: 'delete'; collection: string; id: string };
+  | { op: 'update'; collection: string; id: string; data: T; ifMatch?: string }
+  | { op: 'patch'; collection: string; id: string; data: MergePatch<T>; ifMatch?: string }
+  | { op: 'delete'; collection: string; id: string; ifMatch?: string };
 
 /** Why one operation of a batch failed: what its single-document route would have answered. */
 export interface BatchError {

@@ -2,7 +2,7 @@ import type { DeletedResponse, StoredDocument } from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../internal/request-options.js';
-import type { Data, DocumentInput, ListParams, MergePatch } from './data.js';
+import type { ConditionalOptions, Data, DocumentInput, ListParams, MergePatch } from './data.js';
 
 /**
  * One collection with its document type fixed; the same calls as `client.data` without the collection argument.
@@ -39,17 +39,17 @@ export class Collection<T extends object> {
   }
 
   /** Replaces every field of a document. */
-  replace(id: string, body: T, options?: RequestOptions): APIPromise<StoredDocument<T>> {
+  replace(id: string, body: T, options?: ConditionalOptions): APIPromise<StoredDocument<T>> {
     return this.#data.replace<T>(this.name, id, body, options);
   }
 
   /** Applies a JSON Merge Patch to a document. */
-  update(id: string, patch: MergePatch<T>, options?: RequestOptions): APIPromise<StoredDocument<T>> {
+  update(id: string, patch: MergePatch<T>, options?: ConditionalOptions): APIPromise<StoredDocument<T>> {
     return this.#data.update<T>(this.name, id, patch, options);
   }
 
   /** Deletes a document. */
-  delete(id: string, options?: RequestOptions): APIPromise<DeletedResponse> {
+  delete(id: string, options?: ConditionalOptions): APIPromise<DeletedResponse> {
     return this.#data.delete(this.name, id, options);
   }
 }

@@ -9,6 +9,25 @@ import type { BatchOperation, BatchOptions, BatchResponse } from './batch.js';
 import { Collection } from './collection.js';
 import { QueryBuilder, type SqlParam } from './query.js';
 
+/**
+ * Options of a write to an existing document. `ifMatch`: the `ETag` the caller read (`(await
+ * client.data.get(c, id).withResponse()).response.headers.get('etag')`); the write then happens only if the document
+ * is still that version, else it rejects with PreconditionFailedError and nothing is written.
+ */
+export interface ConditionalOptions extends RequestOptions {
+  ifMatch?: string;
+}
+
+/** The call's options with `ifMatch` sent as the If-Match header. */
+function conditional(options: ConditionalOptions | undefined): RequestOptions | undefined {
+  if (options?.ifMatch === undefined) return options;
+  const { ifMatch, ...request } = options;
+  return {
+    ...request,
+    headers: { ...(request.headers as Record<string, string> | undefined), 'if-match': ifMatch },
+  };
+}
+
 /** Query of a list call. */
 export interface ListParams {
   /** Page size, 1 to 1000 (server default 50). */
@@ -99,29 +118,32 @@ export class Data extends APIResource {
     return this._client.post(BASE + segment(collection, 'collection'), { ...options, body });
   }
 
-  /** Replaces every field of a document (PUT); `_id` and `_createdAt` are kept. */
+  /** Replaces every field of a document (PUT); `_id` and `_createdAt` are kept. `ifMatch` makes it conditional. */
   replace<T extends object = AnyDocument>(
     collection: string,
     id: string,
     body: T,
-    options?: RequestOptions,
+    options?: ConditionalOptions,
   ): APIPromise<StoredDocument<T>> {
-    return this._client.put(documentPath(collection, id), { ...options, body });
+    return this._client.put(documentPath(collection, id), { ...conditional(options), body });
   }
 
-  /** Applies a JSON Merge Patch (PATCH): set fields, merge nested objects, remove fields set to `null`. */
+  /**
+   * Applies a JSON Merge Patch (PATCH): set fields, merge nested objects, remove fields set to `null`. `ifMatch`
+   * makes it conditional.
+   */
   update<T extends object = AnyDocument>(
     collection: string,
     id: string,
     patch: MergePatch<T>,
-    options?: RequestOptions,
+    options?: ConditionalOptions,
   ): APIPromise<StoredDocument<T>> {
-    return this._client.patch(documentPath(collection, id), { ...options, body: patch });
+    return this._client.patch(documentPath(collection, id), { ...conditional(options), body: patch });
   }
 
-  /** Deletes a document: `{ _id, deleted: true }`. */
-  delete(collection: string, id: string, options?: RequestOptions): APIPromise<DeletedResponse> {
-    return this._client.delete(documentPath(collection, id), options);
+  /** Deletes a document: `{ _id, deleted: true }`. `ifMatch` makes it conditional. */
+  delete(collection: string, id: string, options?: ConditionalOptions): APIPromise<DeletedResponse> {
+    return this._client.delete(documentPath(collection, id), conditional(options));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { type dataRoutes, parseSort } from '@dataplatform/contract';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { RouteHandlers } from '../http/route-call.js';
 import type { DocumentService } from '../services/documents.js';
@@ -17,13 +18,19 @@ export function dataHandlers(documents: DocumentService): RouteHandlers<typeof d
       reply.header('location', `/api/v1/data/${params.collection}/${encodeURIComponent(answer.id!)}`);
       return answer;
     },
-    'data.replace': ({ params, principal, body, idempotency }) =>
-      documents.replace(refOf(params, principal), params.id, body, idempotency),
-    'data.update': ({ params, principal, body, idempotency }) =>
-      documents.update(refOf(params, principal), params.id, body, idempotency),
-    'data.delete': ({ params, principal, idempotency }) =>
-      documents.delete(refOf(params, principal), params.id, idempotency),
+    'data.replace': ({ request, params, principal, body, idempotency }) =>
+      documents.replace(refOf(params, principal), params.id, body, idempotency, ifMatchOf(request)),
+    'data.update': ({ request, params, principal, body, idempotency }) =>
+      documents.update(refOf(params, principal), params.id, body, idempotency, ifMatchOf(request)),
+    'data.delete': ({ request, params, principal, idempotency }) =>
+      documents.delete(refOf(params, principal), params.id, idempotency, ifMatchOf(request)),
   };
+}
+
+/** The If-Match header a conditional write carries; an empty one is no condition. */
+function ifMatchOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['if-match'];
+  return header ? header : undefined;
 }
 
 function refOf(params: { collection: string }, principal: { clusterId: string }) {

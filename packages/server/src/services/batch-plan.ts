@@ -25,6 +25,8 @@ export interface PlannedOperation {
    * Absent for get and delete.
    */
   text?: string;
+  /** update, patch and delete: the If-Match the write is conditional on. */
+  ifMatch?: string;
   /** Why the operation fails on its own (a bad collection name, id or body), as the single route would say. */
   violation?: Violation;
 }
@@ -35,15 +37,16 @@ export type BatchPlan =
   | { ok: false; error: Violation };
 
 function planned(operation: BatchOperationFields, documentLimit: number): PlannedOperation {
-  const { op, collection, id, data } = operation;
+  const { op, collection, id, data, ifMatch } = operation;
   const violation = checkBatchOperation(operation);
   if (violation) return { op, collection, id, violation };
-  if (op === 'get' || op === 'delete') return { op, collection, id };
+  if (op === 'get') return { op, collection, id };
+  if (op === 'delete') return { op, collection, id, ...(ifMatch === undefined ? {} : { ifMatch }) };
   const text = op === 'insert' ? fieldsText(data!) : JSON.stringify(data);
   const tooLarge = checkDocumentSize(text, documentLimit);
   if (tooLarge) return { op, collection, id, violation: tooLarge };
   if (op === 'insert') return { op, collection, id: typeof data!._id === 'string' ? data!._id : id, text };
-  return { op, collection, id, text };
+  return { op, collection, id, text, ...(ifMatch === undefined ? {} : { ifMatch }) };
 }
 
 /**

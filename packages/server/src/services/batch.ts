@@ -11,7 +11,14 @@ import type { DocumentOperation, OperationResult } from '../storage/documents.js
 import type { Storage } from '../storage/types.js';
 import { type PlannedOperation, planError } from './batch-plan.js';
 import type { BatchPlanner } from './batch-planner.js';
-import { failureError, fieldsOf, nextId, patchOperation } from './document-operations.js';
+import {
+  deleteOperation,
+  failureError,
+  fieldsOf,
+  nextId,
+  patchOperation,
+  replaceOperation,
+} from './document-operations.js';
 import {
   type Answer,
   type IdempotencyContext,
@@ -32,7 +39,7 @@ function toStorage(
   now: string,
   guards: ReadonlyMap<string, Guard>,
 ): DocumentOperation {
-  const { collection, id, text } = operation;
+  const { collection, id, text, ifMatch } = operation;
   if (operation.violation) return REFUSED;
   const guard = guards.get(collection);
   if (guard && (operation.op === 'insert' || operation.op === 'update')) {
@@ -49,11 +56,11 @@ function toStorage(
     case 'get':
       return { kind: 'get', collection, id: id! };
     case 'update':
-      return { kind: 'replace', collection, id: id!, data: text!, updatedAt: now };
+      return replaceOperation(collection, id!, text!, now, ifMatch);
     case 'patch':
-      return patchOperation(collection, id!, JSON.parse(text!), now, guard);
+      return patchOperation(collection, id!, JSON.parse(text!), now, guard, ifMatch);
     case 'delete':
-      return { kind: 'delete', collection, id: id! };
+      return deleteOperation(collection, id!, ifMatch);
   }
 }
 /** What one failed operation answers: the error the single-document route would have given. */

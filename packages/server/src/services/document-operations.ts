@@ -32,19 +32,31 @@ export function fieldsOf(body: JsonObject): JsonObject {
   return fields;
 }
 
-/** Replaces a document's fields with a checked body (PUT). */
+/** The `ifMatch` of a conditional write, left out when the request has none. */
+function condition(ifMatch: string | undefined): { ifMatch?: string } {
+  return ifMatch === undefined ? {} : { ifMatch };
+}
+
+/** Replaces a document's fields with a checked body's JSON text (PUT), if it still matches `ifMatch`. */
 export function replaceOperation(
   collection: string,
   id: string,
-  body: JsonObject,
+  data: string,
   now: string,
+  ifMatch?: string,
 ): Operation<'replace'> {
-  return { kind: 'replace', collection, id, data: JSON.stringify(body), updatedAt: now };
+  return { kind: 'replace', collection, id, data, updatedAt: now, ...condition(ifMatch) };
+}
+
+/** Deletes a document (DELETE), if it still matches `ifMatch`. */
+export function deleteOperation(collection: string, id: string, ifMatch?: string): Operation<'delete'> {
+  return { kind: 'delete', collection, id, ...condition(ifMatch) };
 }
 
 /**
- * Applies a checked JSON Merge Patch to a document (PATCH). An empty patch changes nothing, so it is a read: the
- * document keeps its `_updatedAt` and no `document.updated` event is written.
+ * Applies a checked JSON Merge Patch to a document (PATCH), if it still matches `ifMatch`. An empty patch changes
+ * nothing, so it is a read: the document keeps its `_updatedAt` and no `document.updated` event is written (a
+ * conditional one still answers 412 when its condition fails).
  */
 export function patchOperation(
   collection: string,
@@ -52,15 +64,16 @@ export function patchOperation(
   patch: JsonObject,
   now: string,
   check?: Guard | null,
+  ifMatch?: string,
 ): Operation<'update'> | Operation<'get'> {
-  if (isEmptyPatch(patch)) return { kind: 'get', collection, id };
+  if (isEmptyPatch(patch)) return { kind: 'get', collection, id, ...condition(ifMatch) };
   const change = (data: JsonObject) => {
     const next = mergePatch(data, patch);
     return isJsonObject(next) ? next : {};
   };
   // The collection's validator sees the merged document, inside the write's transaction.
-  if (check) return { kind: 'update', collection, id, change, check, updatedAt: now };
-  return { kind: 'update', collection, id, change, updatedAt: now };
+  if (check) return { kind: 'update', collection, id, change, check, updatedAt: now, ...condition(ifMatch) };
+  return { kind: 'update', collection, id, change, updatedAt: now, ...condition(ifMatch) };
 }
 
 function isEmptyPatch(patch: JsonObject): boolean {
@@ -69,8 +82,17 @@ function isEmptyPatch(patch: JsonObject): boolean {
 }
 
 /** The error a document operation that failed in storage answers with. */
-export function failureError(reason: 'not_found' | 'conflict', collection: string, id: string): ApiError {
+export function failureError(
+  reason: 'not_found' | 'conflict' | 'precondition_failed',
+  collection: string,
+  id: string,
+): ApiError {
   if (reason === 'conflict')
     return new ApiError('conflict', 'A document with this _id already exists in the collection');
+  if (reason === 'precondition_failed')
+    return new ApiError(
+      'precondition_failed',
+      `Document "${id}" in collection "${collection}" changed: If-Match names none of its current entity tags`,
+    );
   return new ApiError('not_found', `Document "${id}" not found in collection "${collection}"`);
 }

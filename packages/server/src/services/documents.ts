@@ -3,9 +3,10 @@ import { documentText, storedText } from '../document-text.js';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
 import { writeResultOf } from '../storage/batch.js';
-import type { CollectionRef, WriteResult } from '../storage/documents.js';
+import type { CollectionRef, DocumentOperation, WriteResult } from '../storage/documents.js';
 import type { Storage } from '../storage/types.js';
 import {
+  deleteOperation,
   failureError,
   fieldsOf,
   insertOperation,
@@ -68,15 +69,15 @@ export class DocumentService {
     id: string,
     body: JsonObject,
     idem: IdempotencyContext | null,
+    ifMatch?: string,
   ): Promise<Answer> {
     await this.checkSchema(ref, body);
-    const { data, updatedAt } = replaceOperation(ref.collection, id, body, new Date().toISOString());
-    return this.write(
-      idem,
-      200,
-      (record) => this.storage.documents.replace(ref, id, data, updatedAt, record),
+    const now = new Date().toISOString();
+    return this.applyOne(
       ref,
       id,
+      replaceOperation(ref.collection, id, JSON.stringify(body), now, ifMatch),
+      idem,
     );
   }
 
@@ -85,9 +86,29 @@ export class DocumentService {
     id: string,
     patch: JsonObject,
     idem: IdempotencyContext | null,
+    ifMatch?: string,
   ): Promise<Answer> {
     const guard = await this.guards.of(ref.clusterId, ref.collection);
-    const operation = patchOperation(ref.collection, id, patch, new Date().toISOString(), guard);
+    const now = new Date().toISOString();
+    return this.applyOne(ref, id, patchOperation(ref.collection, id, patch, now, guard, ifMatch), idem);
+  }
+
+  async delete(
+    ref: CollectionRef,
+    id: string,
+    idem: IdempotencyContext | null,
+    ifMatch?: string,
+  ): Promise<Answer> {
+    return this.applyOne(ref, id, deleteOperation(ref.collection, id, ifMatch), idem);
+  }
+
+  /** A write of one existing document (PUT, PATCH, DELETE), as a batch of one with its Idempotency-Key's record. */
+  private applyOne(
+    ref: CollectionRef,
+    id: string,
+    operation: DocumentOperation,
+    idem: IdempotencyContext | null,
+  ): Promise<Answer> {
     return this.write(
       idem,
       200,
@@ -101,10 +122,6 @@ export class DocumentService {
       ref,
       id,
     );
-  }
-
-  async delete(ref: CollectionRef, id: string, idem: IdempotencyContext | null): Promise<Answer> {
-    return this.write(idem, 200, (record) => this.storage.documents.delete(ref, id, record), ref, id);
   }
 
   /** Replays an earlier answer of the same Idempotency-Key, or performs the write and records its answer with it. */

@@ -22,17 +22,19 @@ export type Refused = { ok: false; reason: 'refused'; violation?: Violation };
 /** Result of a write: what it stored, or why nothing was written. */
 export type WriteResult =
   | Stored
-  | { ok: false; reason: 'not_found' | 'conflict' | 'idempotency_race' }
+  | { ok: false; reason: 'not_found' | 'conflict' | 'precondition_failed' | 'idempotency_race' }
   | Refused;
 
 /**
  * One operation of a batch, already validated, with ids, timestamps and JSON text made by the service.
  * `refused` stands for an operation the service refused (say, a bad body): it fails where it stands.
+ * `ifMatch` (an If-Match header's value) makes a write conditional: the engine compares it with the stored
+ * document's entity tag inside the write's transaction (`preconditionFails`), and a mismatch writes nothing.
  */
 export type DocumentOperation =
   | { kind: 'insert'; collection: string; row: DocumentRow }
-  | { kind: 'get'; collection: string; id: string }
-  | { kind: 'replace'; collection: string; id: string; data: string; updatedAt: string }
+  | { kind: 'get'; collection: string; id: string; ifMatch?: string }
+  | { kind: 'replace'; collection: string; id: string; data: string; updatedAt: string; ifMatch?: string }
   | {
       kind: 'update';
       collection: string;
@@ -45,12 +47,16 @@ export type DocumentOperation =
        */
       check?: (data: Record<string, unknown>) => Violation | null;
       updatedAt: string;
+      ifMatch?: string;
     }
-  | { kind: 'delete'; collection: string; id: string }
+  | { kind: 'delete'; collection: string; id: string; ifMatch?: string }
   | { kind: 'refused'; violation?: Violation };
 
 /** What one operation of a batch gave: what it stored, or why it failed. */
-export type OperationResult = Stored | { ok: false; reason: 'not_found' | 'conflict' } | Refused;
+export type OperationResult =
+  | Stored
+  | { ok: false; reason: 'not_found' | 'conflict' | 'precondition_failed' }
+  | Refused;
 
 /** How `DocumentStore.apply` runs its operations. */
 export interface ApplyOptions {

@@ -161,6 +161,8 @@ class BatchDeleteOperation(TypedDict):
     collection: str
     #: Document id
     id: str
+    #: As the `If-Match` header of the single-document route: the operation writes only when the document's current `ETag` is one of these entity tags (or exists, with `*`); 412 `precondition_failed` otherwise
+    ifMatch: NotRequired[str]
 
 
 class BatchError(TypedDict):
@@ -203,7 +205,7 @@ class BatchOperationResult(TypedDict):
 
     #: Position of the operation in the request
     index: int
-    #: 201 for an insert, 200 for the others; 400, 404 or 409 when the operation failed
+    #: 201 for an insert, 200 for the others; 400, 404, 409 or 412 when the operation failed
     status: int
     #: On success: the stored document, or `{ _id, deleted: true }` for a delete
     data: NotRequired[Dict[str, Any]]
@@ -221,6 +223,8 @@ class BatchPatchOperation(TypedDict):
     id: str
     #: The merge patch. The rules of the single-document route apply to it and fail this operation alone (400, or 413 past the body limit)
     data: Dict[str, Any]
+    #: As the `If-Match` header of the single-document route: the operation writes only when the document's current `ETag` is one of these entity tags (or exists, with `*`); 412 `precondition_failed` otherwise
+    ifMatch: NotRequired[str]
 
 
 class BatchResult(TypedDict):
@@ -242,6 +246,8 @@ class BatchUpdateOperation(TypedDict):
     id: str
     #: The new fields. The rules of the single-document route apply to it and fail this operation alone (400, or 413 past the body limit)
     data: Dict[str, Any]
+    #: As the `If-Match` header of the single-document route: the operation writes only when the document's current `ETag` is one of these entity tags (or exists, with `*`); 412 `precondition_failed` otherwise
+    ifMatch: NotRequired[str]
 
 
 class BillingAccount(TypedDict):
@@ -458,7 +464,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "precondition_failed", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -1388,7 +1394,7 @@ BackupArchive = str
 
 
 BatchOperation = Union["BatchInsertOperation", "BatchGetOperation", "BatchUpdateOperation", "BatchPatchOperation", "BatchDeleteOperation"]
-"""One operation of a batch: `{ op, collection, id?, data? }`. get, update, patch and delete need `id`; insert, update and patch need `data`."""
+"""One operation of a batch: `{ op, collection, id?, data?, ifMatch? }`. get, update, patch and delete need `id`; insert, update and patch need `data`; update, patch and delete may carry `ifMatch`."""
 
 
 CheckoutRequest = Union["PlanCheckout", "CreditsCheckout"]
@@ -1439,5 +1445,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, `COUNT(*)`, or `groups`: one row per group (per distinct row with DISTINCT, one row for aggregates without GROUP BY) with grouped fields and aggregates."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "precondition_failed", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
+import { preconditionFails } from '../../document-etag.js';
 import type { DocumentOperation, DocumentRow, OperationResult } from '../documents.js';
 
 // Every statement is prepared once per connection (its text never changes): a batch runs them many times.
@@ -12,6 +13,7 @@ const COUNTER_SHARDS = 16;
 const NOT_FOUND: OperationResult = { ok: false, reason: 'not_found' };
 const CONFLICT: OperationResult = { ok: false, reason: 'conflict' };
 const REFUSED: OperationResult = { ok: false, reason: 'refused' };
+const PRECONDITION_FAILED: OperationResult = { ok: false, reason: 'precondition_failed' };
 
 /** A patch of a run: where it stands in the batch and which document it changes. */
 interface PatchTarget {
@@ -97,9 +99,21 @@ export async function applyOperations(
         break;
       }
       case 'get':
-        send(selectOne(q, collectionId, operation.id), found(results, at));
+        send(selectOne(q, collectionId, operation.id), ([row]) => {
+          if (!row) results[at] = NOT_FOUND;
+          else
+            results[at] = preconditionFails(operation.ifMatch, row) ? PRECONDITION_FAILED : { ok: true, row };
+        });
         break;
       case 'replace':
+        if (operation.ifMatch !== undefined) {
+          await Promise.all(pending);
+          const checked = await checkPrecondition(q, collectionId, operation.id, operation.ifMatch);
+          if (checked) {
+            results[at] = checked;
+            break;
+          }
+        }
         send(
           replaceData(q, collectionId, operation.id, operation.data, operation.updatedAt),
           found(results, at),
@@ -129,6 +143,7 @@ export async function applyOperations(
           const changed = row ? patch.change(JSON.parse(row.data)) : null;
           const violation = changed && patch.check?.(changed);
           if (!row) results[position] = NOT_FOUND;
+          else if (preconditionFails(patch.ifMatch, row)) results[position] = PRECONDITION_FAILED;
           else if (violation) results[position] = { ok: false, reason: 'refused', violation };
           else {
             const data = JSON.stringify(changed);
@@ -152,6 +167,14 @@ export async function applyOperations(
         break;
       }
       case 'delete':
+        if (operation.ifMatch !== undefined) {
+          await Promise.all(pending);
+          const checked = await checkPrecondition(q, collectionId, operation.id, operation.ifMatch);
+          if (checked) {
+            results[at] = checked;
+            break;
+          }
+        }
         send(deleteOne(q, collectionId, operation.id, shardOf(collectionId)), (removed) => {
           results[at] = removed.count === 0 ? NOT_FOUND : { ok: true, deleted: operation.id };
         });
@@ -171,6 +194,28 @@ export function selectOne(q: Query, collectionId: string, id: string) {
       { prepare: true },
     )
     .execute();
+}
+
+/**
+ * Locks the document a conditional write changes and compares its entity tag with the operation's If-Match: the
+ * failure the write stops at (missing, or changed since the caller read it), or null to go on. The lock holds
+ * until the transaction ends, so nothing changes the document between the check and the write.
+ */
+async function checkPrecondition(
+  q: Query,
+  collectionId: string,
+  id: string,
+  ifMatch: string,
+): Promise<OperationResult | null> {
+  const [row] = await q
+    .unsafe<DocumentRow[]>(
+      `SELECT ${COLUMNS} FROM documents WHERE collection_id = $1 AND id = $2 FOR UPDATE`,
+      [collectionId, id],
+      { prepare: true },
+    )
+    .execute();
+  if (!row) return NOT_FOUND;
+  return preconditionFails(ifMatch, row) ? PRECONDITION_FAILED : null;
 }
 
 /** The rows patches will change, locked until the transaction ends; missing documents are left out. */

@@ -95,7 +95,8 @@ export class PostgresDocuments extends SingleWritesAsBatches {
 
   /**
    * Runs one statement that is atomic by itself without a transaction (the common single write of a cluster
-   * without subscriptions); anything else in one transaction, where a thrown BatchAbort or Abort rolls all of
+   * without subscriptions, unless conditional: an If-Match locks the document first, so it needs one); anything
+   * else in one transaction, where a thrown BatchAbort or Abort rolls all of
    * it back.
    */
   private async run(
@@ -114,6 +115,7 @@ export class PostgresDocuments extends SingleWritesAsBatches {
         operations.length === 1 &&
         !idempotency &&
         operations[0]!.kind !== 'update' &&
+        !('ifMatch' in operations[0]! && operations[0].ifMatch !== undefined) &&
         !watched
       ) {
         const [result] = await applyOperations(this.sql, operations, ids);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { preconditionFails } from '../../document-etag.js';
 import { Abort } from '../abort.js';
 import { BatchAbort, collectionsOf, SingleWritesAsBatches } from '../batch.js';
 import type {
@@ -22,6 +23,7 @@ import { failedIndexName, isUniqueFailure } from './schema.js';
 const COLUMNS = 'id, data, created_at AS createdAt, updated_at AS updatedAt';
 const NOT_FOUND: OperationResult = { ok: false, reason: 'not_found' };
 const CONFLICT: OperationResult = { ok: false, reason: 'conflict' };
+const PRECONDITION_FAILED: OperationResult = { ok: false, reason: 'precondition_failed' };
 const REFUSED: OperationResult = { ok: false, reason: 'refused' };
 /** Rows per multi-row INSERT: past a few dozen the gain levels off, and 5 parameters a row stay far below limits. */
 const ROWS_PER_INSERT = 50;
@@ -262,10 +264,16 @@ export class SqliteDocuments extends SingleWritesAsBatches {
       }
       case 'get': {
         const row = this.stmt.get.get(collectionId, operation.id);
-        return row ? { ok: true, row } : NOT_FOUND;
+        if (!row) return NOT_FOUND;
+        return preconditionFails(operation.ifMatch, row) ? PRECONDITION_FAILED : { ok: true, row };
       }
       case 'replace': {
         const { id, data, updatedAt } = operation;
+        if (operation.ifMatch !== undefined) {
+          const current = this.stmt.get.get(collectionId, id);
+          if (!current) return NOT_FOUND;
+          if (preconditionFails(operation.ifMatch, current)) return PRECONDITION_FAILED;
+        }
         const stored = this.stmt.replace.get(data, updatedAt, collectionId, id);
         if (!stored) return NOT_FOUND;
         return { ok: true, row: { id, data, createdAt: stored.created_at, updatedAt } };
@@ -274,6 +282,7 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         const { id, updatedAt } = operation;
         const current = this.stmt.get.get(collectionId, id);
         if (!current) return NOT_FOUND;
+        if (preconditionFails(operation.ifMatch, current)) return PRECONDITION_FAILED;
         const changed = operation.change(JSON.parse(current.data));
         const violation = operation.check?.(changed);
         if (violation) return { ok: false, reason: 'refused', violation };
@@ -282,6 +291,11 @@ export class SqliteDocuments extends SingleWritesAsBatches {
         return { ok: true, row: { id, data, createdAt: current.createdAt, updatedAt } };
       }
       case 'delete': {
+        if (operation.ifMatch !== undefined) {
+          const current = this.stmt.get.get(collectionId, operation.id);
+          if (!current) return NOT_FOUND;
+          if (preconditionFails(operation.ifMatch, current)) return PRECONDITION_FAILED;
+        }
         if (this.stmt.remove.run(collectionId, operation.id).changes === 0) return NOT_FOUND;
         deltas.set(collectionId, (deltas.get(collectionId) ?? 0) - 1);
         return { ok: true, deleted: operation.id };
