@@ -65,7 +65,11 @@ export const notificationRoutes = [
     auth: 'session',
     scopes: [],
     body: NotificationPreferencesUpdate,
-    success: { status: 200, description: 'The preferences after the change', schema: NotificationPreferences },
+    success: {
+      status: 200,
+      description: 'The preferences after the change',
+      schema: NotificationPreferences,
+    },
     errors: ['validation_error', 'invalid_json', 'invalid_body'],
   },
   {

@@ -33,9 +33,16 @@ export const Notification = z
 /** One page of notifications, newest first, with the user's unread count. */
 export const NotificationList = listEnvelope(Notification, 'NotificationPage')
   .extend({
-    unread: z.number().int().min(0).meta({ description: 'Unread notifications of the user, whatever the filter' }),
+    unread: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Unread notifications of the user, whatever the filter' }),
   })
-  .meta({ id: 'NotificationList', description: 'One page of notifications with the total and unread counts.' });
+  .meta({
+    id: 'NotificationList',
+    description: 'One page of notifications with the total and unread counts.',
+  });
 
 /** Query of the notification list. */
 export const NotificationQuery = z.object({
@@ -59,7 +66,9 @@ export const NotificationChannels = z.strictObject({
   email: z.boolean().meta({ description: "Sent by e-mail to the account's address" }),
 });
 
-const channelsOfEveryKind = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, NotificationChannels]));
+const channelsOfEveryKind = Object.fromEntries(
+  NOTIFICATION_KINDS.map((kind) => [kind, NotificationChannels]),
+);
 
 /** Every kind's channels. */
 export const NotificationPreferences = z

@@ -13,7 +13,8 @@ export class PostgresNotifications implements NotificationStore {
   constructor(private readonly sql: Sql) {}
 
   private get columns() {
-    return this.sql`id, kind, title, message AS body, link, data, created_at AS "createdAt", read_at AS "readAt"`;
+    return this
+      .sql`id, kind, title, message AS body, link, data, created_at AS "createdAt", read_at AS "readAt"`;
   }
 
   async create(n: NewNotification): Promise<void> {

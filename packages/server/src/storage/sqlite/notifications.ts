@@ -39,7 +39,9 @@ export class SqliteNotifications implements NotificationStore {
         `SELECT ${COLUMNS} FROM notifications WHERE user_id = ? AND (created_at > ? OR (created_at = ? AND id > ?))
          ORDER BY created_at, id LIMIT ?`,
       ),
-      find: db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM notifications WHERE user_id = ? AND id = ?`),
+      find: db.prepare<[string, string], Row>(
+        `SELECT ${COLUMNS} FROM notifications WHERE user_id = ? AND id = ?`,
+      ),
       read: db.prepare(
         'UPDATE notifications SET read_at = COALESCE(read_at, ?) WHERE user_id = ? AND id = ?',
       ),
@@ -53,16 +55,25 @@ export class SqliteNotifications implements NotificationStore {
          ON CONFLICT (user_id, kind) DO UPDATE SET in_app = excluded.in_app, email = excluded.email`,
       ),
       expiring: db.prepare<[string, string, string], ExpiringKey>(
-        `UPDATE api_keys SET expiry_noticed_at = ?3
+        `UPDATE api_keys SET expiry_noticed_at = ?
          WHERE expiry_noticed_at IS NULL AND status = 'active' AND expires_at IS NOT NULL
-           AND expires_at > ?2 AND expires_at <= ?1
+           AND expires_at > ? AND expires_at <= ?
          RETURNING id AS keyId, owner_id AS ownerId, cluster_id AS clusterId, name, expires_at AS expiresAt`,
       ),
     };
   }
 
   async create(n: NewNotification): Promise<void> {
-    this.stmt.insert.run(n.id, n.userId, n.kind, n.title, n.body, n.link, JSON.stringify(n.data), n.createdAt);
+    this.stmt.insert.run(
+      n.id,
+      n.userId,
+      n.kind,
+      n.title,
+      n.body,
+      n.link,
+      JSON.stringify(n.data),
+      n.createdAt,
+    );
   }
 
   async list(userId: string, page: { limit: number; skip: number; unread?: boolean }) {
@@ -103,11 +114,12 @@ export class SqliteNotifications implements NotificationStore {
 
   async setPreferences(userId: string, preferences: readonly StoredPreference[]): Promise<void> {
     this.db.transaction(() => {
-      for (const p of preferences) this.stmt.setPreference.run(userId, p.kind, p.inApp ? 1 : 0, p.email ? 1 : 0);
+      for (const p of preferences)
+        this.stmt.setPreference.run(userId, p.kind, p.inApp ? 1 : 0, p.email ? 1 : 0);
     })();
   }
 
   async takeExpiringKeys(before: string, now: string): Promise<ExpiringKey[]> {
-    return this.stmt.expiring.all(before, now, now);
+    return this.stmt.expiring.all(now, now, before);
   }
 }
