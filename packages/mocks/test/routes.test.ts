@@ -380,7 +380,10 @@ describe('the route table', () => {
         if (route.id === 'notifications.read' || route.id === 'notifications.delete') {
           // Failed sign-ins lock the address, which the user is told of.
           for (let i = 0; i < 10; i++)
-            await call('POST', '/api/auth/signin', { key: null, json: { email: user.email, password: 'wrong' } });
+            await call('POST', '/api/auth/signin', {
+              key: null,
+              json: { email: user.email, password: 'wrong' },
+            });
           const list = await call('GET', '/api/notifications', { key: null, headers });
           path = route.path.replace('{id}', list.body.data[0]._id);
         }

@@ -97,3 +97,5 @@ export type Notification = z.infer<typeof Notification>;
 export type NotificationList = z.infer<typeof NotificationList>;
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 export type NotificationChannels = z.infer<typeof NotificationChannels>;
+export type NotificationPreferencesUpdate = z.infer<typeof NotificationPreferencesUpdate>;
+export type NotificationsRead = z.infer<typeof NotificationsRead>;
