@@ -322,7 +322,7 @@ describe('the route table', () => {
       }
       if (route.success.contentType) {
         // A stream: its media type instead of a JSON body.
-        const credentials =
+        const credentials: Record<string, string> =
           route.auth === 'session'
             ? { authorization: `Bearer ${(await signUp()).token}` }
             : { 'X-API-Key': mocks.apiKey };
