@@ -15,6 +15,7 @@ import { newLoginCommand } from './commands/login/login.js';
 import { newLogoutCommand } from './commands/logout/logout.js';
 import { newLogsCommand } from './commands/logs/index.js';
 import { newMetricsCommand } from './commands/metrics/index.js';
+import { newNotificationsCommand } from './commands/notifications/index.js';
 import { newProfilesCommand } from './commands/profiles/index.js';
 import { newSchemaCommand } from './commands/schema/index.js';
 import { newSqlCommand } from './commands/sql/sql.js';
@@ -94,6 +95,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newWebhooksCommand(f))
     .addCommand(newLogsCommand(f))
     .addCommand(newMetricsCommand(f))
+    .addCommand(newNotificationsCommand(f))
     .addCommand(newConfigCommand(f))
     .addCommand(newProfilesCommand(f))
     .addCommand(newLoginCommand(f))

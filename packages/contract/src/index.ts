@@ -24,6 +24,7 @@ export * from './schemas/document.js';
 export * from './schemas/function.js';
 export * from './schemas/job.js';
 export * from './schemas/metrics.js';
+export * from './schemas/notification.js';
 export * from './schemas/request-log.js';
 export * from './schemas/schema.js';
 export * from './schemas/settings.js';
@@ -47,6 +48,7 @@ export * from './semantics/jobs.js';
 export * from './semantics/json-media-type.js';
 export * from './semantics/json-values.js';
 export * from './semantics/keys.js';
+export * from './semantics/notifications.js';
 export * from './semantics/rate-limit.js';
 // How every engine runs a grouped query: the storage engines build their SQL from it without the parser.
 export { type GroupedQuery, type GroupPlan, groupPlan, isGroupedQuery } from './semantics/sql-groups.js';

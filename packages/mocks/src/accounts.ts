@@ -10,6 +10,7 @@ import { ClusterModel, planOf } from './clusters.js';
 import { DeviceModel } from './devices.js';
 import { FunctionModel } from './functions.js';
 import { createIdGenerator, randomToken } from './ids.js';
+import { NotificationModel } from './notifications.js';
 import { PasskeyModel } from './passkeys.js';
 import { RequestLogModel } from './request-logs.js';
 import { TriggerModel } from './triggers.js';
@@ -118,6 +119,8 @@ export class AccountModel {
   readonly triggers = new TriggerModel(this.functions);
   /** Every request answered, for `/api/logs/requests`. */
   readonly requestLogs = new RequestLogModel();
+  /** The users' notifications and their preferences. */
+  readonly notifications = new NotificationModel();
 
   /** Forgets every user, session and message. */
   clear(): void {
@@ -189,12 +192,25 @@ export class AccountModel {
       const lockedNow = failures >= LOCK_AFTER_FAILURES;
       this.#failures.set(pair, { count: failures, lockedUntil: lockedNow ? Date.now() + LOCK_MS : 0 });
       if (user) this.#log(user, 'signin.failed', client);
-      if (user && lockedNow) this.#log(user, 'signin.locked', client);
+      if (user && lockedNow) {
+        this.#log(user, 'signin.locked', client);
+        this.notifications.raise(user.id, 'account_locked', {
+          title: 'Sign-in locked',
+          body: `Sign-in to your account from ${client.ip} is locked after repeated failed attempts.`,
+          link: '/api/logs/activity',
+        });
+      }
       throw new ApiError('invalid_credentials');
     }
     this.#failures.delete(pair);
-    if (!user.activity.some((e) => e.ip === client.ip && (e.action === 'signin' || e.action === 'signup')))
+    if (!user.activity.some((e) => e.ip === client.ip && (e.action === 'signin' || e.action === 'signup'))) {
       this.#log(user, 'signin.new_address', client);
+      this.notifications.raise(user.id, 'new_sign_in', {
+        title: 'New sign-in',
+        body: `Your account was signed in to from ${client.ip}, an address not seen before.`,
+        link: '/api/logs/activity',
+      });
+    }
     this.#log(user, 'signin', client);
     return this.#start(user);
   }

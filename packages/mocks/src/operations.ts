@@ -9,6 +9,7 @@ import { functionOperations, triggerOperations } from './function-operations.js'
 import { importOperations } from './import-operations.js';
 import { keyOperations } from './key-operations.js';
 import { metricsOperations } from './metrics-operations.js';
+import { notificationOperations } from './notification-operations.js';
 import { schemaOperations } from './schema-operations.js';
 import { sqlOperations } from './sql-operation.js';
 import { webhookOperations } from './webhook-operations.js';
@@ -30,6 +31,7 @@ export const operations: Record<RouteId, Operation> = {
   ...billingOperations,
   ...schemaOperations,
   ...metricsOperations,
+  ...notificationOperations,
   ...functionOperations,
   ...triggerOperations,
   ...backupOperations,

@@ -24,6 +24,7 @@ import { Jobs } from './resources/jobs.js';
 import { Keys } from './resources/keys.js';
 import { Logs } from './resources/logs.js';
 import { Metrics } from './resources/metrics.js';
+import { Notifications } from './resources/notifications.js';
 import { Robots } from './resources/robots.js';
 import { Schema } from './resources/schema.js';
 import { Settings } from './resources/settings.js';
@@ -87,6 +88,8 @@ export class DataPlatform {
   readonly logs: Logs;
   /** Request metrics and totals of a cluster: `/api/metrics/*`. */
   readonly metrics: Metrics;
+  /** The signed-in user's notifications, their preferences and their live stream: `/api/notifications/*`. */
+  readonly notifications: Notifications;
   /** Account settings, such as the IP allowlist: `/api/settings/*`. */
   readonly settings: Settings;
   /** The signed-in user's API keys: `/api/keys/*`. */
@@ -150,6 +153,7 @@ export class DataPlatform {
     this.jobs = new Jobs(this);
     this.logs = new Logs(this);
     this.metrics = new Metrics(this);
+    this.notifications = new Notifications(this);
     this.settings = new Settings(this);
     this.keys = new Keys(this);
     this.robots = new Robots(this);

@@ -651,6 +651,76 @@ export type MetricsSummary = {
   requestsToday: number;
 };
 
+export type Notification = {
+  _id: string;
+  kind:
+    | 'function_failing'
+    | 'account_locked'
+    | 'new_sign_in'
+    | 'webhook_failing'
+    | 'webhook_disabled'
+    | 'key_expiring'
+    | 'trial_ending'
+    | 'usage_limit'
+    | 'backup_failed';
+  title: string;
+  body: string;
+  link: string | null;
+  createdAt: string;
+  readAt: string | null;
+};
+
+export type NotificationList = {
+  data: {
+    _id: string;
+    kind:
+      | 'function_failing'
+      | 'account_locked'
+      | 'new_sign_in'
+      | 'webhook_failing'
+      | 'webhook_disabled'
+      | 'key_expiring'
+      | 'trial_ending'
+      | 'usage_limit'
+      | 'backup_failed';
+    title: string;
+    body: string;
+    link: string | null;
+    createdAt: string;
+    readAt: string | null;
+  }[];
+  total: number;
+  limit: number;
+  skip: number;
+  unread: number;
+};
+
+export type NotificationPreferences = {
+  function_failing: { inApp: boolean; email: boolean };
+  account_locked: { inApp: boolean; email: boolean };
+  new_sign_in: { inApp: boolean; email: boolean };
+  webhook_failing: { inApp: boolean; email: boolean };
+  webhook_disabled: { inApp: boolean; email: boolean };
+  key_expiring: { inApp: boolean; email: boolean };
+  trial_ending: { inApp: boolean; email: boolean };
+  usage_limit: { inApp: boolean; email: boolean };
+  backup_failed: { inApp: boolean; email: boolean };
+};
+
+export type NotificationPreferencesUpdate = {
+  function_failing?: { inApp: boolean; email: boolean } | undefined;
+  account_locked?: { inApp: boolean; email: boolean } | undefined;
+  new_sign_in?: { inApp: boolean; email: boolean } | undefined;
+  webhook_failing?: { inApp: boolean; email: boolean } | undefined;
+  webhook_disabled?: { inApp: boolean; email: boolean } | undefined;
+  key_expiring?: { inApp: boolean; email: boolean } | undefined;
+  trial_ending?: { inApp: boolean; email: boolean } | undefined;
+  usage_limit?: { inApp: boolean; email: boolean } | undefined;
+  backup_failed?: { inApp: boolean; email: boolean } | undefined;
+};
+
+export type NotificationsRead = { read: number };
+
 export type Passkey = {
   _id: string;
   name: string;

@@ -58,6 +58,11 @@ export type {
   MetricPoint,
   MetricSeries,
   MetricsSummary,
+  Notification,
+  NotificationList,
+  NotificationPreferences,
+  NotificationPreferencesUpdate,
+  NotificationsRead,
   PasswordReset,
   Plan,
   RedirectUrl,
@@ -167,6 +172,11 @@ export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs, type RequestLogParams, RequestLogs } from './resources/logs.js';
 export { Metrics, type MetricsParams } from './resources/metrics.js';
+export {
+  type NotificationListParams,
+  type NotificationStreamOptions,
+  Notifications,
+} from './resources/notifications.js';
 export {
   type CompiledQuery,
   type FieldName,

@@ -23,6 +23,8 @@ import { endUnusedConnectionsOnClose } from './http/unused-connections.js';
 import { createMailer } from './mail/mailer.js';
 import { HttpCounters } from './metrics/http-counters.js';
 import { MetricsRecorder } from './metrics/recorder.js';
+import { Notifier } from './notifications/notifier.js';
+import { NotificationStreams } from './notifications/stream.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { backupHandlers } from './routes/backups.js';
@@ -38,6 +40,7 @@ import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
 import { logsHandlers, logsKeyHandlers } from './routes/logs.js';
 import { metricsHandlers } from './routes/metrics.js';
+import { notificationHandlers } from './routes/notifications.js';
 import { registerPages } from './routes/pages.js';
 import { registerPrometheus } from './routes/prometheus.js';
 import { schemaHandlers } from './routes/schema.js';
@@ -67,6 +70,7 @@ import { ImportService } from './services/import/import-service.js';
 import { JobService } from './services/jobs.js';
 import { KeyService } from './services/keys.js';
 import { MetricsService } from './services/metrics.js';
+import { NotificationService } from './services/notifications.js';
 import { PasskeyService } from './services/passkeys.js';
 import { PasswordResetService } from './services/password-reset.js';
 import { RequestLogRecorder } from './services/request-log-recorder.js';
@@ -106,6 +110,8 @@ declare module 'fastify' {
     requestLog?: RequestLogRecorder;
     /** Counts request metrics (`flush()` writes them); absent when turned off. */
     metricsRecorder?: MetricsRecorder;
+    /** Raises notifications (`drain()` lets tests wait for their e-mail). */
+    notifier: Notifier;
   }
 }
 
@@ -206,10 +212,17 @@ export async function buildApp(
   const authLimiter = new AuthLimiter(config.authLimits, shared?.redis);
   const activity = new ActivityLog(storage);
   const mailer = createMailer(config);
+  const notifier = new Notifier(storage, mailer, app.log, clock);
+  app.decorate('notifier', notifier);
+  const notificationStreams = new NotificationStreams(storage, notifier);
+  app.addHook('preClose', (done) => {
+    notificationStreams.closeAll();
+    done();
+  });
   const resets = new PasswordResetService(storage, mailer, authLimiter, activity, app.log, () =>
     (config.appUrl ?? ownUrl(app)).replace(/\/+$/, ''),
   );
-  const accounts = new AccountService(storage, sessions, authLimiter, activity);
+  const accounts = new AccountService(storage, sessions, authLimiter, activity, notifier);
   const publicUrl = () => (config.publicUrl ?? ownUrl(app)).replace(/\/+$/, '');
   const relyingParty = () => {
     const origin = new URL(publicUrl());
@@ -223,9 +236,10 @@ export async function buildApp(
   const keys = new KeyService(storage);
   app.addHook('onClose', async () => {
     await resets.drain();
+    await notifier.drain();
     mailer.close();
   });
-  const billing = openBilling(app, config, storage, activity, options, publicUrl);
+  const billing = openBilling(app, config, storage, activity, options, publicUrl, notifier);
   app.decorate('billing', billing);
   const meter = billing.meter;
   const webhooks = await openWebhooks(
@@ -234,6 +248,7 @@ export async function buildApp(
     app.log,
     options.clock,
     meter ? (clusterId) => meter.count(clusterId, 'webhookDeliveries') : undefined,
+    notifier,
   );
   app.decorate('webhooks', webhooks);
   app.addHook('preClose', (done) => {
@@ -258,7 +273,7 @@ export async function buildApp(
     storage,
     sandbox,
     { documents, sql, billingStatus: (clusterId) => billedStatus(storage, clusterId) },
-    activity,
+    { activity, notifier },
     meter ? (clusterId) => meter.recordFunctionInvocation(clusterId) : undefined,
     (error) => app.log.error({ err: error }, 'function invocations not recorded'),
   );
@@ -287,7 +302,7 @@ export async function buildApp(
   const schema = new SchemaService(storage, guards, schemaJobs);
   await schema.failInterruptedBuilds();
   await schemaJobs.resumeUnfinished();
-  const backupJobs = new BackupJobs(storage, guards, join(config.dataDir, 'backups'), app.log);
+  const backupJobs = new BackupJobs(storage, guards, join(config.dataDir, 'backups'), app.log, notifier);
   app.decorate('backupJobs', backupJobs);
   app.addHook('onClose', () => backupJobs.close());
   await backupJobs.resumeUnfinished();
@@ -314,6 +329,7 @@ export async function buildApp(
       ...logsKeyHandlers(requestLogs),
       ...clusterHandlers(clusters),
       ...metricsHandlers(metrics),
+      ...notificationHandlers(new NotificationService(storage, clock), notificationStreams),
       ...memberHandlers(
         new ClusterMembers(storage, mailer, () => (config.appUrl ?? ownUrl(app)).replace(/\/+$/, '')),
       ),

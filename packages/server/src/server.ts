@@ -4,6 +4,7 @@ import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.j
 import { loadConfig, type ServerConfig } from './config.js';
 import { prepareDataDir } from './data-dir.js';
 import { Maintenance, metricsRetention, requestLogRetention } from './maintenance.js';
+import { keyExpiryNotices } from './notifications/key-expiry.js';
 import type { ServerOptions } from './options.js';
 import { openSharedState } from './shared-state.js';
 import { openStorage } from './storage/index.js';
@@ -60,6 +61,7 @@ export async function startServer(
     ...app.billing.tasks.tasks(),
     requestLogRetention(config.logRetentionDays),
     metricsRetention,
+    keyExpiryNotices(app.notifier),
   ]);
   maintenance.start();
   app.webhooks.worker?.start();

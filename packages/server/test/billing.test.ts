@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { BillingAccount, DEFAULT_PRICES, Invoice, InvoiceList, UsageList } from '@dataplatform/contract';
+import {
+  BillingAccount,
+  DEFAULT_PRICES,
+  Invoice,
+  InvoiceList,
+  NotificationList,
+  UsageList,
+} from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCreditsCommand } from '../src/operator/credits.js';
 import { bearer, forEachEngine, type SignedUp, signUp, type TestServer } from './helpers.js';
@@ -38,6 +45,12 @@ forEachEngine(
       return BillingAccount.parse(await res.json());
     };
     const write = (who: SignedUp) => as(who, 'POST', '/api/v1/data/orders', { total: 1 });
+    /** The user's notifications, newest first. */
+    const notified = async (who: SignedUp) => {
+      const res = await as(who, 'GET', '/api/notifications');
+      expect(res.status, await res.clone().text()).toBe(200);
+      return NotificationList.parse(await res.json()).data;
+    };
     const billing = () => t.server.app.billing;
 
     describe('the account', () => {
@@ -98,6 +111,12 @@ forEachEngine(
         const log = await as(who, 'GET', '/api/logs/activity');
         const actions = ((await log.json()) as { data: { action: string }[] }).data.map((e) => e.action);
         expect(actions).toEqual(expect.arrayContaining(['billing.trial_ending', 'billing.trial_ended']));
+        expect(await notified(who)).toEqual([
+          expect.objectContaining({
+            kind: 'trial_ending',
+            body: expect.stringContaining(new Date(ends).toISOString()),
+          }),
+        ]);
       });
     });
 
@@ -237,6 +256,9 @@ forEachEngine(
         await billing().meter!.flush();
         await billing().tasks.chargePayg(new Date());
         expect(await account(who)).toMatchObject({ credits: 0, status: 'suspended' });
+        // Told once, by the charge that crossed zero.
+        await billing().tasks.chargePayg(new Date());
+        expect((await notified(who)).filter((n) => n.kind === 'usage_limit')).toHaveLength(1);
         await expectError(await write(who), 402, 'payment_required');
         // Reads still work, so the owner can see and take out their data.
         expect((await as(who, 'GET', '/api/v1/data/orders')).status).toBe(200);

@@ -10,7 +10,7 @@ interface Entry {
 }
 
 forEachEngine((server) => {
-  it('tells the owner once per streak of failed runs, in the activity log', async () => {
+  it('tells the owner once per streak of failed runs, in notifications and the activity log', async () => {
     const t = server();
     const owner = await userOn(t, 'team');
     const created = await asUser(t, owner, 'POST', '/api/functions', {
@@ -57,5 +57,12 @@ forEachEngine((server) => {
     const told = await notices();
     expect(told).toHaveLength(2);
     expect(told[0]!.details.lastError).toBe(`broken ${n}`);
+    // Each notice is a `function_failing` notification too.
+    const res = await asUser(t, owner, 'GET', '/api/notifications');
+    const kinds = ((await res.json()) as { data: { kind: string; body: string }[] }).data;
+    expect(kinds.filter((k) => k.kind === 'function_failing')).toEqual([
+      expect.objectContaining({ body: expect.stringContaining(`broken ${n}`) }),
+      expect.objectContaining({ body: expect.stringContaining('broken') }),
+    ]);
   });
 });

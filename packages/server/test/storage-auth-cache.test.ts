@@ -150,7 +150,9 @@ describe.each(availableEngines())('authentication cache on %s', (engine) => {
       id: `n_${engine}`,
       userId: account.userId,
       kind: 'test',
-      message: 'm',
+      title: 't',
+      body: 'm',
+      link: null,
       data: {},
       createdAt: new Date().toISOString(),
     });

@@ -188,7 +188,9 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
         id: `ntf_${minute}`,
         userId: reader.userId,
         kind: 'test.kind',
-        message: `message ${minute}`,
+        title: `title ${minute}`,
+        body: `message ${minute}`,
+        link: minute === 3 ? '/somewhere' : null,
         data: { minute, nested: { ok: true } },
         createdAt: at(minute),
       });
@@ -199,7 +201,9 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
       {
         id: 'ntf_3',
         kind: 'test.kind',
-        message: 'message 3',
+        title: 'title 3',
+        body: 'message 3',
+        link: '/somewhere',
         data: { minute: 3, nested: { ok: true } },
         createdAt: at(3),
         readAt: null,
@@ -212,6 +216,7 @@ describe.each(availableEngines())('storage contract on %s', (engine) => {
     expect(await storage.notifications.list('usr_nobody', { limit: 10, skip: 0 })).toEqual({
       rows: [],
       total: 0,
+      unread: 0,
     });
   });
 

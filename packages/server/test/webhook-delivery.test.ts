@@ -260,7 +260,7 @@ forEachEngine(
         const notices = await notifications(t());
         expect(notices).toContainEqual(
           expect.objectContaining({
-            kind: 'webhook.delivery_failed',
+            kind: 'webhook_failing',
             data: expect.objectContaining({ webhookId: _id, deliveryId: delivery!._id, attempts: 4 }),
           }),
         );
@@ -281,7 +281,7 @@ forEachEngine(
         expect(await deliveries(_id)).toHaveLength(1);
         expect(await notifications(t())).toContainEqual(
           expect.objectContaining({
-            kind: 'webhook.disabled',
+            kind: 'webhook_disabled',
             data: expect.objectContaining({ webhookId: _id }),
           }),
         );

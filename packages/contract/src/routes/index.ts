@@ -12,6 +12,7 @@ import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsKeyRoutes, logsRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
+import { notificationRoutes } from './notifications.js';
 import { robotsRoutes } from './robots.js';
 import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
@@ -33,6 +34,7 @@ export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsKeyRoutes, logsRoutes } from './logs.js';
 export { metricsRoutes } from './metrics.js';
+export { notificationRoutes } from './notifications.js';
 export { robotsRoutes } from './robots.js';
 export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
@@ -56,6 +58,7 @@ export const routes: readonly RouteDefinition[] = [
   ...logsRoutes,
   ...logsKeyRoutes,
   ...metricsRoutes,
+  ...notificationRoutes,
   ...jobsRoutes,
   ...clusterRoutes,
   ...memberRoutes,
@@ -86,6 +89,7 @@ export type RouteId =
   | (typeof logsRoutes)[number]['id']
   | (typeof logsKeyRoutes)[number]['id']
   | (typeof metricsRoutes)[number]['id']
+  | (typeof notificationRoutes)[number]['id']
   | (typeof importRoutes)[number]['id']
   | (typeof jobsRoutes)[number]['id']
   | (typeof clusterRoutes)[number]['id']

@@ -8,6 +8,7 @@ import type { IssuedSession, Sessions } from '../auth/sessions.js';
 import { createAccount, EmailTakenError, normalizeEmail } from '../bootstrap/accounts.js';
 import { ApiError } from '../http/errors.js';
 import { ulid } from '../ids.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { BillingRecord, UserRecord } from '../storage/accounts.js';
 import type { Storage } from '../storage/types.js';
 import type { ActivityLog } from './activity.js';
@@ -47,6 +48,7 @@ export class AccountService {
     private readonly sessions: Sessions,
     private readonly limiter: AuthLimiter,
     private readonly activity: ActivityLog,
+    private readonly notifier: Notifier,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
@@ -150,7 +152,15 @@ export class AccountService {
    */
   async startSession(user: UserRecord, client: ClientInfo, details?: { method: string }) {
     const known = await this.storage.sessions.hasSignedInFrom(user.id, client.ip);
-    if (!known) await this.activity.record(user.id, 'signin.new_address', client, details);
+    if (!known) {
+      await this.activity.record(user.id, 'signin.new_address', client, details);
+      await this.notifier.raise(user.id, 'new_sign_in', {
+        title: 'New sign-in',
+        body: `Your account was signed in to from ${client.ip}, an address not seen before${client.userAgent ? ` (${client.userAgent})` : ''}. If this was not you, reset your password and end your sessions.`,
+        link: '/api/logs/activity',
+        data: { ip: client.ip, ...(details ?? {}) },
+      });
+    }
     await this.activity.record(user.id, 'signin', client, details);
     return sessionAnswer(user, await this.sessions.start(user.id, client));
   }
@@ -159,13 +169,11 @@ export class AccountService {
     await this.activity.record(userId, 'signin.failed', client);
     if (!lockedNow) return;
     await this.activity.record(userId, 'signin.locked', client);
-    await this.storage.notifications.create({
-      id: `ntf_${ulid()}`,
-      userId,
-      kind: 'signin.locked',
-      message: `Sign-in to your account from ${client.ip} is locked after repeated failed attempts.`,
+    await this.notifier.raise(userId, 'account_locked', {
+      title: 'Sign-in locked',
+      body: `Sign-in to your account from ${client.ip} is locked after repeated failed attempts. If this was not you, someone may be guessing your password.`,
+      link: '/api/logs/activity',
       data: { ip: client.ip },
-      createdAt: new Date().toISOString(),
     });
   }
 

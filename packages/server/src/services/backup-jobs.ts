@@ -2,6 +2,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_INDEXES_PER_COLLECTION, STALE_JOB_MS } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Notifier } from '../notifications/notifier.js';
 import type { BackupRow } from '../storage/backups.js';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
@@ -54,6 +55,7 @@ export class BackupJobs {
     private readonly guards: SchemaGuards,
     readonly dir: string,
     private readonly log: FastifyBaseLogger,
+    private readonly notifier?: Notifier,
   ) {}
 
   /** The archive file of a backup. */
@@ -126,7 +128,7 @@ export class BackupJobs {
     } catch (error) {
       if (!(error instanceof Stopped)) throw error;
       // Cancelled: the backup failed; closing: the next start writes it again.
-      if (!this.closed) await this.failBackup(backupId);
+      if (!this.closed) await this.failBackup(backupId, true);
       return;
     }
     const completedAt = new Date().toISOString();
@@ -212,13 +214,18 @@ export class BackupJobs {
     });
   }
 
-  private async failBackup(backupId: string): Promise<void> {
+  /** Marks the backup failed and tells its cluster's owner (a backup cancelled on purpose is not news). */
+  private async failBackup(backupId: string, cancelled = false): Promise<void> {
     const backup = await this.storage.backups.find(backupId);
-    if (backup && backup.status !== 'succeeded')
-      await this.storage.backups.update({
-        ...backup,
-        status: 'failed',
-        completedAt: new Date().toISOString(),
+    if (!backup || backup.status === 'succeeded') return;
+    await this.storage.backups.update({ ...backup, status: 'failed', completedAt: new Date().toISOString() });
+    const cluster = cancelled ? null : await this.storage.clusters.find(backup.clusterId);
+    if (cluster)
+      await this.notifier?.raise(cluster.ownerId, 'backup_failed', {
+        title: 'Backup failed',
+        body: `The backup ${backupId} of cluster "${cluster.name}" failed; its data is as it was, and no archive was kept.`,
+        link: `/api/backups/${backupId}`,
+        data: { backupId, clusterId: backup.clusterId },
       });
   }
 

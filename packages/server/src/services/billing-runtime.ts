@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
 import { registerMetering } from '../http/metering-hook.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { ServerOptions } from '../options.js';
 import type { Storage } from '../storage/types.js';
 import { systemClock } from '../webhooks/clock.js';
@@ -28,6 +29,7 @@ export function openBilling(
   activity: ActivityLog,
   options: ServerOptions,
   publicUrl: () => string,
+  notifier: Notifier,
 ): BillingRuntime {
   const clock = options.clock ?? systemClock;
   let meter: UsageMeter | null = null;
@@ -41,7 +43,7 @@ export function openBilling(
   return {
     service: new BillingService(storage, activity, config.prices, clock),
     payments: new StripePayments(config.payments, storage, config.prices, publicUrl),
-    tasks: new BillingTasks(storage, activity, config.prices),
+    tasks: new BillingTasks(storage, activity, config.prices, notifier),
     meter,
   };
 }

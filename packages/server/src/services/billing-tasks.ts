@@ -9,6 +9,7 @@ import {
 } from '@dataplatform/contract';
 import type { ClientInfo } from '../auth/client.js';
 import type { Task } from '../maintenance.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { Storage } from '../storage/types.js';
 import type { ActivityLog } from './activity.js';
 import { dayOf } from './billing.js';
@@ -28,6 +29,7 @@ export class BillingTasks {
     private readonly storage: Storage,
     private readonly activity: ActivityLog,
     private readonly prices: PriceTable,
+    private readonly notifier: Notifier,
   ) {}
 
   /** The tasks for `Maintenance`. */
@@ -49,14 +51,21 @@ export class BillingTasks {
   }
 
   /**
-   * Tells the owners whose trial ends within 3 days, once each. Until the notifications area exists the notice is
-   * an entry of the activity log (`billing.trial_ending`).
+   * Tells the owners whose trial ends within 3 days, once each: a `trial_ending` notification, and
+   * `billing.trial_ending` in the activity log as its history.
    */
   async noticeTrials(now: Date): Promise<string[]> {
     const before = new Date(now.getTime() + TRIAL_NOTICE_DAYS * DAY_MS).toISOString();
     const noticed = await this.storage.billing.takeTrialNotices(before, now.toISOString());
-    for (const { userId, trialExpiresAt } of noticed)
+    for (const { userId, trialExpiresAt } of noticed) {
       await this.activity.record(userId, 'billing.trial_ending', SERVER, { trialExpiresAt });
+      await this.notifier.raise(userId, 'trial_ending', {
+        title: 'Your trial ends soon',
+        body: `Your trial ends at ${trialExpiresAt}. Choose a plan to keep your keys' rate limits.`,
+        link: '/api/billing',
+        data: { trialExpiresAt },
+      });
+    }
     return noticed.map((trial) => trial.userId);
   }
 
@@ -96,8 +105,15 @@ export class BillingTasks {
         if (!outcome || outcome.charged === 0) continue;
         charged += outcome.charged;
         // Only the charge that crossed zero suspends, so the log has one entry per suspension.
-        if (outcome.status === 'suspended' && outcome.credits + outcome.charged > 0)
+        if (outcome.status === 'suspended' && outcome.credits + outcome.charged > 0) {
           await this.activity.record(userId, 'billing.suspended', SERVER, { credits: outcome.credits });
+          await this.notifier.raise(userId, 'usage_limit', {
+            title: 'Usage limit reached',
+            body: `Your metered use of ${month} used up your credits; your clusters are suspended until credits are added.`,
+            link: '/api/billing',
+            data: { month, credits: outcome.credits },
+          });
+        }
       }
     }
     return charged;

@@ -9,7 +9,7 @@ import {
 } from '@dataplatform/contract';
 import type { z } from 'zod';
 import { type DataServices, dataBridge } from '../functions/data-bridge.js';
-import { noticeFailing } from '../functions/failing.js';
+import { type FailingNotices, noticeFailing } from '../functions/failing.js';
 import { InvocationLog } from '../functions/invocation-log.js';
 import { type CheckedModule, ModuleError, type RunOutcome, type Sandbox } from '../functions/sandbox.js';
 import { ApiError } from '../http/errors.js';
@@ -18,7 +18,6 @@ import { ulid } from '../ids.js';
 import type { FunctionRow, InvocationRow } from '../storage/functions.js';
 import type { Storage } from '../storage/types.js';
 import { triggerSubscriptionId } from '../triggers/subscriptions.js';
-import type { ActivityLog } from './activity.js';
 
 type Create = z.output<typeof FunctionCreate>;
 type Deploy = z.output<typeof FunctionDeploy>;
@@ -46,7 +45,8 @@ export class FunctionService {
     private readonly storage: Storage,
     private readonly sandbox: Sandbox,
     private readonly data: DataServices,
-    private readonly activity: ActivityLog,
+    /** Where a failing function is told: its owner's activity log and notifications. */
+    private readonly notices: FailingNotices,
     /** Told of every run, whatever started it or how it ended: billing's usage meter. */
     private readonly onInvocation?: (clusterId: string) => void,
     /** Where an invocation that could not be recorded is reported. */
@@ -204,7 +204,7 @@ export class FunctionService {
     this.onInvocation?.(row.clusterId);
     if (!outcome.ok) {
       await this.history.flush();
-      await noticeFailing(this.storage, this.activity, row, invocation);
+      await noticeFailing(this.storage, this.notices, row, invocation);
     }
     return outcome;
   }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { Storage } from '../storage/types.js';
 import { ReceiverPolicy } from './addresses.js';
 import { type Clock, systemClock } from './clock.js';
@@ -42,6 +43,8 @@ export async function openWebhooks(
   clock: Clock = systemClock,
   /** Told of every delivery attempt, with its cluster (billing's usage meter). */
   onAttempt?: (clusterId: string) => void,
+  /** Tells subscription owners of failing and disabled webhooks. */
+  notifier?: Notifier,
 ): Promise<WebhookRuntime> {
   const box = await openSecretBox(config, storage, log);
   // One resolver for the create-time check and the connections' lookups, so both see the same answers.
@@ -67,6 +70,7 @@ export async function openWebhooks(
         concurrency: config.webhookConcurrency,
         log,
         onAttempt,
+        notifier,
       })
     : null;
   return {

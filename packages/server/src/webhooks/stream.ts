@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { openSse, type SseConnection, sseEvent } from '../http/sse.js';
 import type { StreamedEvent } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
@@ -8,7 +9,6 @@ import type { WebhookService } from './service.js';
 
 const PAGE = 500;
 const POLL_MS = 1_000;
-const HEARTBEAT_MS = 15_000;
 /**
  * How far back each look reaches. On PostgreSQL a write can commit after a later one, so its delivery can
  * appear behind the newest one already streamed; looking back (and skipping what was sent) still finds it.
@@ -39,37 +39,33 @@ class EventStream {
   private pumping = false;
   private again = false;
   private closed = false;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly poll: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly connection: SseConnection;
 
   constructor(
     private readonly storage: Storage,
     private readonly service: WebhookService,
     private readonly subscription: SubscriptionRecord,
-    private readonly reply: FastifyReply,
+    open: (onClose: () => void) => SseConnection,
     /** Events at or before this cursor are never sent (the stream's start, or the client's Last-Event-ID). */
     private readonly floor: Cursor,
     private readonly onClose: () => void,
   ) {
     this.newest = Date.parse(floor.createdAt);
+    this.connection = open(() => this.close());
     this.unsubscribe = storage.deliveries.onCaptured(() => this.pump());
-    this.timers.push(setInterval(() => this.pump(), POLL_MS));
-    this.timers.push(setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS));
-    reply.raw.on('close', () => this.close());
+    this.poll = setInterval(() => this.pump(), POLL_MS);
     this.pump();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearInterval(timer);
+    clearInterval(this.poll);
     this.unsubscribe();
-    if (!this.reply.raw.writableEnded) this.reply.raw.end();
+    this.connection.end();
     this.onClose();
-  }
-
-  private write(text: string): void {
-    if (!this.closed) this.reply.raw.write(text);
   }
 
   private pump(): void {
@@ -114,8 +110,9 @@ class EventStream {
       sentAt: this.service.now,
       secrets: this.service.openSecrets(this.subscription),
     });
-    const data = JSON.stringify({ body: event.body, headers });
-    this.write(`id: ${event.eventId}\nevent: ${event.eventType}\ndata: ${data}\n\n`);
+    this.connection.write(
+      sseEvent({ id: event.eventId, type: event.eventType, data: { body: event.body, headers } }),
+    );
   }
 }
 
@@ -138,20 +135,16 @@ export class EventStreams {
         : null;
     // Deliveries are stamped with the system time when captured, so the stream starts from the system time too.
     const floor = resumed ?? { createdAt: iso(Date.now()), id: '' };
-    reply.hijack();
-    reply.raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      // The connection ends with the stream: nothing waits on it when the server stops.
-      connection: 'close',
-      'x-accel-buffering': 'no',
-      'x-request-id': request.id,
-    });
     // A new stream's first id is its start, with no event: a client that loses the connection before the first
     // event resumes from there and misses nothing captured meanwhile.
-    reply.raw.write(resumed ? 'retry: 2000\n\n' : `retry: 2000\nid: ${START}${floor.createdAt}\n\n`);
-    const stream: EventStream = new EventStream(this.storage, this.service, subscription, reply, floor, () =>
-      this.open.delete(stream),
+    const first = resumed ? 'retry: 2000\n\n' : `retry: 2000\nid: ${START}${floor.createdAt}\n\n`;
+    const stream: EventStream = new EventStream(
+      this.storage,
+      this.service,
+      subscription,
+      (onClose) => openSse(request, reply, first, onClose),
+      floor,
+      () => this.open.delete(stream),
     );
     this.open.add(stream);
   }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ulid } from '../ids.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { ClaimedDelivery, FinishedAttempt } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import { isTriggerUrl } from '../triggers/subscriptions.js';
@@ -35,6 +36,8 @@ export interface WorkerOptions {
   log: FastifyBaseLogger;
   /** Told of every attempt made, with its cluster: billing meters webhook deliveries by it. */
   onAttempt?: (clusterId: string) => void;
+  /** Tells the subscription's owner when it fails for good or is disabled. */
+  notifier?: Notifier;
 }
 
 /**
@@ -191,17 +194,15 @@ export class DeliveryWorker {
     // A document trigger's next event of the same document waited for this one to end (WAITS_FOR_NO_EARLIER).
     if (next.status !== 'pending' && isTriggerUrl(delivery.url)) this.wake();
     if (gone) {
-      await this.notify(
-        delivery,
-        'webhook.disabled',
-        `Webhook ${delivery.subscriptionId} was disabled: ${delivery.url} answered 410 Gone`,
-      );
+      await this.notify(delivery, 'webhook_disabled', {
+        title: 'Webhook disabled',
+        body: `Webhook ${delivery.subscriptionId} was disabled: ${delivery.url} answered 410 Gone.`,
+      });
     } else if (next.status === 'failed' && !delivery.manual) {
-      await this.notify(
-        delivery,
-        'webhook.delivery_failed',
-        `Event ${delivery.eventId} could not be delivered to ${delivery.url} after ${delivery.attempts + 1} attempts: ${result.error}`,
-      );
+      await this.notify(delivery, 'webhook_failing', {
+        title: 'Webhook failing',
+        body: `Event ${delivery.eventId} could not be delivered to ${delivery.url} after ${delivery.attempts + 1} attempts: ${result.error}`,
+      });
     } else if (next.nextAttemptAt) {
       this.wakeAt(Date.parse(next.nextAttemptAt) - clock.now());
     }
@@ -227,12 +228,14 @@ export class DeliveryWorker {
     this.timers.add(timer);
   }
 
-  private async notify(delivery: ClaimedDelivery, kind: string, message: string): Promise<void> {
-    await this.options.storage.notifications.create({
-      id: `ntf_${ulid()}`,
-      userId: delivery.ownerId,
-      kind,
-      message,
+  private async notify(
+    delivery: ClaimedDelivery,
+    kind: 'webhook_failing' | 'webhook_disabled',
+    text: { title: string; body: string },
+  ): Promise<void> {
+    await this.options.notifier?.raise(delivery.ownerId, kind, {
+      ...text,
+      link: `/api/v1/data/webhooks/${delivery.subscriptionId}/deliveries/${delivery.id}/attempts`,
       data: {
         webhookId: delivery.subscriptionId,
         deliveryId: delivery.id,
@@ -240,7 +243,6 @@ export class DeliveryWorker {
         url: delivery.url,
         attempts: delivery.attempts + 1,
       },
-      createdAt: iso(this.options.clock.now()),
     });
   }
 }

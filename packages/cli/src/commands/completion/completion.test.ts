@@ -63,6 +63,7 @@ describe('dp completion bash', () => {
         'logout',
         'logs',
         'metrics',
+        'notifications',
         'profiles',
         'schema',
         'sql',

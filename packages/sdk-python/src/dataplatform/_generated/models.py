@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupArchive", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupArchive", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Notification", "NotificationList", "NotificationPage", "NotificationPreferences", "NotificationPreferencesUpdate", "NotificationsRead", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -825,6 +825,76 @@ class MetricsSummary(TypedDict):
     functionInvocations: int
     #: Requests since midnight UTC
     requestsToday: int
+
+
+class Notification(TypedDict):
+    """A message from the service to the signed-in user."""
+
+    _id: str
+    kind: Literal["account_locked", "new_sign_in", "webhook_failing", "webhook_disabled", "key_expiring", "trial_ending", "usage_limit", "backup_failed", "function_failing"]
+    title: str
+    body: str
+    #: A path of the dashboard that shows the cause, if any
+    link: Optional[str]
+    createdAt: str
+    readAt: Optional[str]
+
+
+class NotificationList(TypedDict):
+    """One page of notifications with the total and unread counts."""
+
+    data: List["Notification"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+    #: Unread notifications of the user, whatever the filter
+    unread: int
+
+
+class NotificationPage(TypedDict):
+    """One page of results with the total count."""
+
+    data: List["Notification"]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
+class NotificationPreferences(TypedDict):
+    """Where each kind of notification goes."""
+
+    account_locked: Dict[str, Any]
+    new_sign_in: Dict[str, Any]
+    webhook_failing: Dict[str, Any]
+    webhook_disabled: Dict[str, Any]
+    key_expiring: Dict[str, Any]
+    trial_ending: Dict[str, Any]
+    usage_limit: Dict[str, Any]
+    backup_failed: Dict[str, Any]
+    function_failing: Dict[str, Any]
+
+
+class NotificationPreferencesUpdate(TypedDict):
+    """The kinds to change, each with both channels; kinds left out keep their preference."""
+
+    account_locked: NotRequired[Dict[str, Any]]
+    new_sign_in: NotRequired[Dict[str, Any]]
+    webhook_failing: NotRequired[Dict[str, Any]]
+    webhook_disabled: NotRequired[Dict[str, Any]]
+    key_expiring: NotRequired[Dict[str, Any]]
+    trial_ending: NotRequired[Dict[str, Any]]
+    usage_limit: NotRequired[Dict[str, Any]]
+    backup_failed: NotRequired[Dict[str, Any]]
+    function_failing: NotRequired[Dict[str, Any]]
+
+
+class NotificationsRead(TypedDict):
+    """How many notifications were marked read."""
+
+    #: Notifications marked read by this call
+    read: int
 
 
 class Passkey(TypedDict):

@@ -280,6 +280,38 @@ class MetricsResource(SyncResource):
         return cast("_m.MetricsSummary", self._client.request("GET", "/api/metrics/summary", query={"clusterId": cluster_id}, options=options))
 
 
+class NotificationsResource(SyncResource):
+    """`client.notifications`: 7 operation(s) of the contract."""
+
+    def list(self, *, unread: Optional[bool] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Notification]:
+        """List your notifications: `GET /api/notifications`."""
+        return self._client.get_page("/api/notifications", query={"unread": unread, "limit": limit, "skip": skip}, options=options)
+
+    def read_all(self, *, options: Optional[RequestOptions] = None) -> _m.NotificationsRead:
+        """Mark every notification read: `POST /api/notifications/read-all`."""
+        return cast("_m.NotificationsRead", self._client.request("POST", "/api/notifications/read-all", options=options))
+
+    def get_preferences(self, *, options: Optional[RequestOptions] = None) -> _m.NotificationPreferences:
+        """Read your notification preferences: `GET /api/notifications/preferences`."""
+        return cast("_m.NotificationPreferences", self._client.request("GET", "/api/notifications/preferences", options=options))
+
+    def set_preferences(self, body: _m.NotificationPreferencesUpdate, *, options: Optional[RequestOptions] = None) -> _m.NotificationPreferences:
+        """Change your notification preferences: `PUT /api/notifications/preferences`."""
+        return cast("_m.NotificationPreferences", self._client.request("PUT", "/api/notifications/preferences", body=body, options=options))
+
+    def stream(self, *, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> Iterator[ServerSentEvent]:
+        """Stream your new notifications: `GET /api/notifications/stream`."""
+        return self._client.stream_events("/api/notifications/stream", last_event_id=last_event_id, options=options)
+
+    def read(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Notification:
+        """Mark a notification read: `POST /api/notifications/{id}/read`."""
+        return cast("_m.Notification", self._client.request("POST", f"/api/notifications/{segment(id, 'id')}/read", options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a notification: `DELETE /api/notifications/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/notifications/{segment(id, 'id')}", options=options))
+
+
 class JobsResource(SyncResource):
     """`client.jobs`: 3 operation(s) of the contract."""
 
@@ -948,6 +980,38 @@ class AsyncMetricsResource(AsyncResource):
     async def summary(self, *, cluster_id: str, options: Optional[RequestOptions] = None) -> _m.MetricsSummary:
         """A cluster's totals: `GET /api/metrics/summary`."""
         return cast("_m.MetricsSummary", await self._client.request("GET", "/api/metrics/summary", query={"clusterId": cluster_id}, options=options))
+
+
+class AsyncNotificationsResource(AsyncResource):
+    """`client.notifications`: 7 operation(s) of the contract."""
+
+    def list(self, *, unread: Optional[bool] = None, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Notification]:
+        """List your notifications: `GET /api/notifications`."""
+        return self._client.get_page("/api/notifications", query={"unread": unread, "limit": limit, "skip": skip}, options=options)
+
+    async def read_all(self, *, options: Optional[RequestOptions] = None) -> _m.NotificationsRead:
+        """Mark every notification read: `POST /api/notifications/read-all`."""
+        return cast("_m.NotificationsRead", await self._client.request("POST", "/api/notifications/read-all", options=options))
+
+    async def get_preferences(self, *, options: Optional[RequestOptions] = None) -> _m.NotificationPreferences:
+        """Read your notification preferences: `GET /api/notifications/preferences`."""
+        return cast("_m.NotificationPreferences", await self._client.request("GET", "/api/notifications/preferences", options=options))
+
+    async def set_preferences(self, body: _m.NotificationPreferencesUpdate, *, options: Optional[RequestOptions] = None) -> _m.NotificationPreferences:
+        """Change your notification preferences: `PUT /api/notifications/preferences`."""
+        return cast("_m.NotificationPreferences", await self._client.request("PUT", "/api/notifications/preferences", body=body, options=options))
+
+    def stream(self, *, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
+        """Stream your new notifications: `GET /api/notifications/stream`."""
+        return self._client.stream_events("/api/notifications/stream", last_event_id=last_event_id, options=options)
+
+    async def read(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Notification:
+        """Mark a notification read: `POST /api/notifications/{id}/read`."""
+        return cast("_m.Notification", await self._client.request("POST", f"/api/notifications/{segment(id, 'id')}/read", options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a notification: `DELETE /api/notifications/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/notifications/{segment(id, 'id')}", options=options))
 
 
 class AsyncJobsResource(AsyncResource):

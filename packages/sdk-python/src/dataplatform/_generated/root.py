@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, MetricsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncNotificationsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, MetricsResource, NotificationsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -19,6 +19,7 @@ class SyncResources:
     settings: SettingsResource
     logs: LogsResource
     metrics: MetricsResource
+    notifications: NotificationsResource
     jobs: JobsResource
     clusters: ClustersResource
     billing: BillingResource
@@ -37,6 +38,7 @@ class SyncResources:
         self.settings = SettingsResource(client)
         self.logs = LogsResource(client)
         self.metrics = MetricsResource(client)
+        self.notifications = NotificationsResource(client)
         self.jobs = JobsResource(client)
         self.clusters = ClustersResource(client)
         self.billing = BillingResource(client)
@@ -58,6 +60,7 @@ class AsyncResources:
     settings: AsyncSettingsResource
     logs: AsyncLogsResource
     metrics: AsyncMetricsResource
+    notifications: AsyncNotificationsResource
     jobs: AsyncJobsResource
     clusters: AsyncClustersResource
     billing: AsyncBillingResource
@@ -76,6 +79,7 @@ class AsyncResources:
         self.settings = AsyncSettingsResource(client)
         self.logs = AsyncLogsResource(client)
         self.metrics = AsyncMetricsResource(client)
+        self.notifications = AsyncNotificationsResource(client)
         self.jobs = AsyncJobsResource(client)
         self.clusters = AsyncClustersResource(client)
         self.billing = AsyncBillingResource(client)

@@ -504,6 +504,24 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX backups_by_cluster ON backups (cluster_id, created_at);
   `,
+  `
+  -- Notifications: a title, body and link per notification; the notices of before are renamed to the kinds of
+  -- API.md. Preferences per user and kind (no row: the kind's default). A key's expiry is told once.
+  ALTER TABLE notifications ADD COLUMN title TEXT NOT NULL DEFAULT '';
+  ALTER TABLE notifications ADD COLUMN link TEXT;
+  UPDATE notifications SET kind = 'account_locked', title = 'Sign-in locked' WHERE kind = 'signin.locked';
+  UPDATE notifications SET kind = 'webhook_failing', title = 'Webhook failing' WHERE kind = 'webhook.delivery_failed';
+  UPDATE notifications SET kind = 'webhook_disabled', title = 'Webhook disabled' WHERE kind = 'webhook.disabled';
+  CREATE INDEX notifications_unread ON notifications (user_id) WHERE read_at IS NULL;
+  CREATE TABLE notification_preferences (
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    in_app BOOLEAN NOT NULL,
+    email BOOLEAN NOT NULL,
+    PRIMARY KEY (user_id, kind)
+  );
+  ALTER TABLE api_keys ADD COLUMN expiry_noticed_at TEXT;
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

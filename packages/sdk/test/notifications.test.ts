@@ -1,0 +1,49 @@
+import { createDataPlatformMocks } from '@dataplatform/mocks';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DataPlatform, NotFoundError } from '../src/index.js';
+
+const baseUrl = 'http://localhost:5000';
+const mocks = createDataPlatformMocks({ baseUrl });
+const server = setupServer(...mocks.handlers);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mocks.store.reset());
+afterAll(() => server.close());
+
+describe('client.notifications', () => {
+  it('lists, counts, reads, reads all and deletes the signed-in user’s notifications', async () => {
+    const client = new DataPlatform({ baseUrl, maxRetries: 0 });
+    const credentials = { email: 'told@example.com', password: 'a long enough password' };
+    await client.auth.signUp({ ...credentials, name: 'Told' }, { storeToken: true });
+    // Repeated failures lock sign-in, which the user is told of.
+    const guesser = new DataPlatform({ baseUrl, maxRetries: 0 });
+    for (let i = 0; i < 10; i++)
+      await guesser.auth.signIn({ ...credentials, password: 'wrong guess' }).catch(() => undefined);
+    const page = await client.notifications.page({ unread: true });
+    expect(page).toMatchObject({ total: 1, unread: 1 });
+    const [locked] = page.data;
+    expect(locked).toMatchObject({ kind: 'account_locked', readAt: null });
+    const walked = [];
+    for await (const n of client.notifications.list({ limit: 1 })) walked.push(n._id);
+    expect(walked).toEqual([locked!._id]);
+    expect((await client.notifications.read(locked!._id)).readAt).not.toBeNull();
+    expect(await client.notifications.readAll()).toEqual({ read: 0 });
+    expect(await client.notifications.delete(locked!._id)).toEqual({ _id: locked!._id, deleted: true });
+    await expect(client.notifications.read(locked!._id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('reads and changes the preferences of each kind', async () => {
+    const client = new DataPlatform({ baseUrl, maxRetries: 0 });
+    await client.auth.signUp(
+      { email: 'prefs@example.com', password: 'a long enough password', name: 'Prefs' },
+      { storeToken: true },
+    );
+    expect((await client.notifications.preferences()).account_locked).toEqual({ inApp: true, email: true });
+    const changed = await client.notifications.setPreferences({
+      backup_failed: { inApp: false, email: true },
+    });
+    expect(changed.backup_failed).toEqual({ inApp: false, email: true });
+    expect(changed.new_sign_in).toEqual({ inApp: true, email: false });
+  });
+});
