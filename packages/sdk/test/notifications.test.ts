@@ -1,15 +1,8 @@
-import { createDataPlatformMocks } from '@dataplatform/mocks';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DataPlatform, NotFoundError } from '../src/index.js';
+import { useMockedApi } from './mocked-api.js';
 
-const baseUrl = 'http://localhost:5000';
-const mocks = createDataPlatformMocks({ baseUrl });
-const server = setupServer(...mocks.handlers);
-
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mocks.store.reset());
-afterAll(() => server.close());
+const { baseUrl } = useMockedApi();
 
 describe('client.notifications', () => {
   it('lists, counts, reads, reads all and deletes the signed-in user’s notifications', async () => {

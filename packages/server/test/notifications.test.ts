@@ -2,11 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Notification, NotificationList, NotificationPreferences } from '@dataplatform/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keyExpiryNotices } from '../src/notifications/key-expiry.js';
 import { bearer, forEachEngine, type SignedUp, signUp, type TestServer } from './helpers.js';
 import { expectError } from './key-helpers.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+
+// Sign-ups and sign-ins hash passwords with scrypt, and the first sign-up loads the password-strength dictionaries:
+// on a busy 2-core machine a test of several of them takes longer than the default 15 s.
+vi.setConfig({ testTimeout: 45_000 });
 
 const sink: SmtpSink = await startSmtpSink();
 afterAll(() => sink.close());

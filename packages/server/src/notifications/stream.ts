@@ -8,6 +8,15 @@ import type { Notifier } from './notifier.js';
 const PAGE = 100;
 /** Another instance's notifications are found by looking; this instance's wake the stream at once. */
 const POLL_MS = 1_000;
+/**
+ * How far back each look reaches. On PostgreSQL a notification can commit after a later one, so it can appear
+ * behind the newest one already streamed; looking back (and skipping what was sent) still finds it.
+ */
+const LOOK_BACK_MS = 5_000;
+
+function isAfter(a: NotificationCursor, b: NotificationCursor): boolean {
+  return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
+}
 
 /** One connected user: sends their notifications after `cursor` as they are kept. */
 class NotificationStream {
@@ -17,15 +26,20 @@ class NotificationStream {
   private readonly poll: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly connection: SseConnection;
+  /** What was sent within the look-back, by id, with its time. */
+  private readonly sent = new Map<string, number>();
+  private newest: number;
 
   constructor(
     private readonly storage: Storage,
     notifier: Notifier,
     private readonly userId: string,
-    private cursor: NotificationCursor,
+    /** Notifications at or before this cursor are never sent (the stream's start, or the client's Last-Event-ID). */
+    private readonly floor: NotificationCursor,
     open: (onClose: () => void) => SseConnection,
     private readonly onClose: () => void,
   ) {
+    this.newest = Date.parse(floor.createdAt);
     this.connection = open(() => this.close());
     this.unsubscribe = notifier.onRaised((user) => {
       if (user === userId) this.pump();
@@ -62,14 +76,21 @@ class NotificationStream {
   }
 
   private async drain(): Promise<void> {
+    const since = Math.max(Date.parse(this.floor.createdAt), this.newest - LOOK_BACK_MS);
+    let cursor: NotificationCursor = { createdAt: new Date(since).toISOString(), id: '' };
     for (;;) {
-      const rows = await this.storage.notifications.after(this.userId, this.cursor, PAGE);
+      const rows = await this.storage.notifications.after(this.userId, cursor, PAGE);
       for (const row of rows) {
+        const at: NotificationCursor = { createdAt: row.createdAt, id: row.id };
+        cursor = at;
+        if (!isAfter(at, this.floor) || this.sent.has(row.id)) continue;
         this.connection.write(sseEvent({ id: row.id, type: 'notification', data: notificationOf(row) }));
-        this.cursor = { createdAt: row.createdAt, id: row.id };
+        this.sent.set(row.id, Date.parse(row.createdAt));
+        this.newest = Math.max(this.newest, Date.parse(row.createdAt));
       }
-      if (rows.length < PAGE) return;
+      if (rows.length < PAGE) break;
     }
+    for (const [id, at] of this.sent) if (at < since) this.sent.delete(id);
   }
 }
 
