@@ -4,9 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/*/vitest.config.ts', 'examples/*/vitest.config.ts'],
-    // Most test files wait on databases, child servers and sockets rather than on the CPU: three at once keep a
-    // 2-core machine busy and halve the run's wall time against the default (one file at a time here).
-    maxWorkers: 3,
+    // Most test files wait on databases, child servers and sockets rather than on the CPU: two at once keep a
+    // 2-core machine busy without starving the files that do need it.
+    maxWorkers: 2,
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });
