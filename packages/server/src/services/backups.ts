@@ -6,8 +6,9 @@ import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
 import type { BackupRow } from '../storage/backups.js';
 import type { Storage } from '../storage/types.js';
-import { type BackupJobs, newBackupJob } from './backup-jobs.js';
+import type { BackupJobs } from './backup-jobs.js';
 import { nextId } from './document-operations.js';
+import { newJobRecord } from './job-runner.js';
 import { publicJob } from './jobs.js';
 
 /** Who calls a backup route: a signed-in user. */
@@ -86,7 +87,7 @@ export class BackupService {
       checksum: null,
     };
     await this.storage.backups.create(row);
-    const job = newBackupJob('backup', `job_${suffix}`, cluster, { backupId: row.id });
+    const job = newJobRecord('backup', `job_${suffix}`, cluster, { backupId: row.id });
     await this.storage.jobs.create(job);
     const run = this.jobs.start(job);
     const size = (await this.storage.schema.collections(cluster)).reduce(
@@ -138,7 +139,7 @@ export class BackupService {
     const target = await this.clusterOf(caller, targetClusterId ?? backup.clusterId, 'backups');
     if (backup.status !== 'succeeded')
       throw new ApiError('conflict', `Backup "${id}" is ${backup.status}: it has no archive to restore`);
-    const job = newBackupJob('restore', `job_${nextId()}`, target, { backupId: id, targetClusterId: target });
+    const job = newJobRecord('restore', `job_${nextId()}`, target, { backupId: id, targetClusterId: target });
     await this.storage.jobs.create(job);
     const run = this.jobs.start(job);
     if (Number(backup.documentCount) > AT_ONCE) return publicJob(job);
