@@ -1,20 +1,20 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { MAX_INDEXES_PER_COLLECTION } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BackupRow } from '../storage/backups.js';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
 import { InvalidArchive, restoreEntries, verifyArchive, writeArchive } from './backup-archive.js';
-import { JobRunner } from './job-runner.js';
+import { ArchiveMissing, type ArchiveStorage } from './backup-storage.js';
+import { nextId } from './document-operations.js';
+import { JobRunner, newJobRecord } from './job-runner.js';
 import type { SchemaGuards } from './schema-guards.js';
 
 /** Thrown inside a backup's snapshot when its job was cancelled (its save refused). */
 class Stopped extends Error {}
 
 /**
- * Runs backups and restores in the background. A backup reads one snapshot of its cluster and streams it to
- * `<dir>/<backup id>.ndjson.gz`; a restore checks the archive, swaps the target's collections in one transaction,
+ * Runs backups and restores in the background. A backup reads one snapshot of its cluster and streams it to its
+ * archive (a file of the data directory, or an S3 object); a restore checks the archive, swaps the target's collections in one transaction,
  * then builds the archive's indexes. A starting server runs the jobs a stop left unfinished again from their
  * start (on PostgreSQL, those no instance saved for `STALE_JOB_MS`): a backup takes a new snapshot, and a
  * restore, which changed nothing or everything, swaps again.
@@ -23,15 +23,40 @@ export class BackupJobs extends JobRunner {
   constructor(
     storage: Storage,
     private readonly guards: SchemaGuards,
-    readonly dir: string,
+    readonly archives: ArchiveStorage,
     log: FastifyBaseLogger,
   ) {
     super(storage, log, ['backup', 'restore']);
   }
 
-  /** The archive file of a backup. */
-  fileOf(backupId: string): string {
-    return join(this.dir, `${backupId}.ndjson.gz`);
+  /**
+   * Records a new backup of the cluster, `queued`, and starts its job; `retain` (of a scheduled backup) deletes
+   * the cluster's oldest succeeded backups past that many once it is written. `run` settles when the job stops.
+   */
+  async begin(clusterId: string, retain?: number): Promise<{ row: BackupRow; run: Promise<void> }> {
+    const suffix = nextId();
+    const row: BackupRow = {
+      id: `bkp_${suffix}`,
+      clusterId,
+      status: 'queued',
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+      documentCount: 0,
+      sizeBytes: 0,
+      checksum: null,
+    };
+    await this.storage.backups.create(row);
+    const input = retain === undefined ? { backupId: row.id } : { backupId: row.id, retain };
+    const job = newJobRecord('backup', `job_${suffix}`, clusterId, input);
+    await this.storage.jobs.create(job);
+    return { row, run: this.start(job) };
+  }
+
+  /** Deletes the backup's record and its archive; false when there was no record. */
+  async remove(backupId: string): Promise<boolean> {
+    const removed = await this.storage.backups.delete(backupId);
+    await this.archives.remove(backupId);
+    return removed;
   }
 
   protected work(job: JobRecord): Promise<void> {
@@ -52,15 +77,13 @@ export class BackupJobs extends JobRunner {
       return;
     }
     await this.storage.backups.update({ ...backup, status: 'running' });
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const file = this.fileOf(backupId);
     let written: Awaited<ReturnType<typeof writeArchive>>;
     try {
-      written = await this.storage.backups.snapshot(job.clusterId, (reader) =>
+      written = await this.storage.backups.snapshot(job.clusterId, async (reader) =>
         writeArchive(
           reader,
           { clusterId: job.clusterId, createdAt: backup.createdAt },
-          file,
+          await this.archives.create(backupId),
           async (done) => {
             if (this.closed || !(await this.save(job, { progress: { done, total: null } })))
               throw new Stopped();
@@ -83,11 +106,18 @@ export class BackupJobs extends JobRunner {
       checksum: written.checksum,
     };
     // Deleted while it ran: its archive goes too.
-    if (!(await this.storage.backups.update(done))) await rm(file, { force: true });
+    if (!(await this.storage.backups.update(done))) await this.archives.remove(backupId);
     await this.finish(job, {
       progress: { done: written.documents, total: written.documents },
       bytes: written.sizeBytes,
     });
+    if (typeof job.input.retain === 'number') await this.prune(job.clusterId, job.input.retain);
+  }
+
+  /** Deletes the cluster's succeeded backups past the newest `retain`. */
+  private async prune(clusterId: string, retain: number): Promise<void> {
+    const succeeded = (await this.storage.backups.list(clusterId)).filter((b) => b.status === 'succeeded');
+    for (const old of succeeded.slice(retain)) await this.remove(old.id);
   }
 
   private async restore(job: JobRecord): Promise<void> {
@@ -98,15 +128,15 @@ export class BackupJobs extends JobRunner {
       await this.finish(job, { failure: { code: 'not_found', message: `Backup "${backupId}" is gone` } });
       return;
     }
-    const file = this.fileOf(backupId);
+    const open = () => this.archives.open(backupId);
     let archive: Awaited<ReturnType<typeof verifyArchive>>;
     try {
-      archive = await verifyArchive(file, backup.checksum);
+      archive = await verifyArchive(open, backup.checksum);
     } catch (error) {
       const reason =
         error instanceof InvalidArchive
           ? error.message
-          : (error as NodeJS.ErrnoException).code === 'ENOENT'
+          : error instanceof ArchiveMissing
             ? 'The archive file is missing'
             : null;
       if (reason === null) throw error;
@@ -115,7 +145,7 @@ export class BackupJobs extends JobRunner {
     }
     const total = archive.manifest.documents;
     if (!(await this.save(job, { progress: { done: 0, total } }))) return;
-    const swapped = await this.storage.backups.replaceCollections(target, restoreEntries(file));
+    const swapped = await this.storage.backups.replaceCollections(target, restoreEntries(open));
     for (const collection of archive.collections) this.guards.forget(target, collection.name);
     let indexes = 0;
     const failures: string[] = [];

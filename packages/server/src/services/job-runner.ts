@@ -39,6 +39,7 @@ export function newJobRecord(
  */
 export abstract class JobRunner {
   private readonly running = new Map<string, Promise<void>>();
+  private sweeper: NodeJS.Timeout | undefined;
   protected closed = false;
 
   constructor(
@@ -68,6 +69,19 @@ export abstract class JobRunner {
     }
   }
 
+  /**
+   * On PostgreSQL, looks for stale jobs again every `STALE_JOB_MS`: a job whose instance died is taken up by a
+   * live one, not only by the next instance to start (which, restarted at once, finds it not stale yet).
+   */
+  sweepStale(): void {
+    if (this.storage.engine === 'sqlite' || this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      if (!this.closed)
+        this.resumeUnfinished().catch((error: unknown) => this.log.error({ err: error }, 'job sweep failed'));
+    }, STALE_JOB_MS);
+    this.sweeper.unref();
+  }
+
   /** Runs the job in the background (once per job on this instance); the promise settles when it stops. */
   start(job: JobRecord): Promise<void> {
     const existing = this.running.get(job.id);
@@ -87,6 +101,7 @@ export abstract class JobRunner {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweeper);
     await this.idle();
   }
 

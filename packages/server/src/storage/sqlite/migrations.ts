@@ -504,6 +504,17 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX backups_by_cluster ON backups (cluster_id, created_at);
   `,
+  `
+  -- Backup schedules, one per cluster; a tick is claimed by moving next_run_at on (as triggers' are).
+  CREATE TABLE backup_schedules (
+    cluster_id TEXT PRIMARY KEY,
+    cron TEXT NOT NULL,
+    retain INTEGER NOT NULL,
+    next_run_at TEXT,
+    last_run_at TEXT
+  );
+  CREATE INDEX backup_schedules_due ON backup_schedules (next_run_at) WHERE next_run_at IS NOT NULL;
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */
