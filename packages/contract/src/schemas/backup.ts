@@ -139,15 +139,10 @@ export const BackupScheduleUpdate = z
       description:
         'A cron expression in UTC: 5 fields (minutes first), 6 (seconds first) or a nickname such as `@daily`; null removes the schedule',
     }),
-    retain: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_BACKUP_RETAIN)
-      .meta({
-        description:
-          'How many succeeded backups of the cluster to keep: after each scheduled backup, the oldest past it are deleted',
-      }),
+    retain: z.number().int().min(1).max(MAX_BACKUP_RETAIN).meta({
+      description:
+        'How many succeeded backups of the cluster to keep: after each scheduled backup, the oldest past it are deleted',
+    }),
   })
   .meta({
     id: 'BackupScheduleUpdate',
