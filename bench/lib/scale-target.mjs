@@ -42,7 +42,7 @@ export async function prepare(engine, size, { work, pg, log, script = REFERENCE 
   // Inserts are measured on the same collection; removing them afterwards keeps every read at `size` documents.
   const trim = () =>
     engine === 'sqlite' ? trimSqlite(file, target, lastId) : trimPostgres(databaseUrl, target, lastId);
-  return { server, headers, size, trim, seedSeconds, bytes: seeded.bytes };
+  return { server, headers, size, trim, seedSeconds, bytes: seeded.bytes, dataDir, databaseUrl };
 }
 
 /** The autocannon request of a scenario on one prepared server. */

@@ -2,6 +2,7 @@ import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
   type Backup,
+  type BackupSchedule,
   type backupRoutes,
   type ClusterAction,
   checkClusterAccess,
@@ -38,6 +39,21 @@ function ledgerOf(store: DocumentStore): Map<string, MockBackup> {
     ledgers.set(store, ledger);
   }
   return ledger;
+}
+
+/** Schedules of the mocks, by cluster: kept and answered, never run (`nextRunAt` stays null). */
+const schedules = new WeakMap<DocumentStore, Map<string, BackupSchedule>>();
+
+/**
+ * Whether a cron expression has the server's shape: a nickname (`@daily`) or 5 or 6 fields of cron characters.
+ * The server reads it with croner; the mocks, without a cron parser, refuse only what is plainly not cron.
+ */
+function looksLikeCron(cron: string): boolean {
+  if (/^@[a-z]+$/i.test(cron)) return true;
+  const fields = cron.trim().split(/\s+/);
+  return (
+    (fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9A-Za-z*?,/#LW-]+$/.test(f))
+  );
 }
 
 /** The cluster a session acts on, when its role allows `action`; `cls_mock` for the mocks' own keys. */
@@ -132,6 +148,29 @@ function archiveText(entry: MockBackup): string {
 
 /** The backup routes. */
 export const backupOperations: Record<RouteId, Operation> = {
+  'backups.getSchedule': (input, store) => {
+    const clusterId = clusterOf(input, (input.query.clusterId as string | undefined) ?? null, 'read');
+    const none = { clusterId, cron: null, retain: null, nextRunAt: null, lastRunAt: null };
+    return { status: 200, body: schedules.get(store)?.get(clusterId) ?? none };
+  },
+  'backups.setSchedule': (input, store) => {
+    const body = input.body as { clusterId?: string; cron: string | null; retain: number };
+    const clusterId = clusterOf(input, body.clusterId ?? null, 'backups');
+    if (body.cron !== null && !looksLikeCron(body.cron))
+      throw new ApiError('validation_error', 'Invalid body field "cron": not a cron expression', {
+        in: 'body',
+        field: 'cron',
+      });
+    const byCluster = schedules.get(store) ?? new Map<string, BackupSchedule>();
+    schedules.set(store, byCluster);
+    const schedule: BackupSchedule =
+      body.cron === null
+        ? { clusterId, cron: null, retain: null, nextRunAt: null, lastRunAt: null }
+        : { clusterId, cron: body.cron, retain: body.retain, nextRunAt: null, lastRunAt: null };
+    if (body.cron === null) byCluster.delete(clusterId);
+    else byCluster.set(clusterId, schedule);
+    return { status: 200, body: schedule };
+  },
   'backups.create': (input, store) => {
     const body = (input.body ?? {}) as { clusterId?: string };
     const clusterId = clusterOf(input, body.clusterId ?? null, 'backups');

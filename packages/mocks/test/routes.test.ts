@@ -272,7 +272,12 @@ async function backupCall(route: { id: string; path: string }) {
   const headers = { Authorization: `Bearer ${user.token}` };
   const made = await call('POST', '/api/backups', { key: null, json: {}, headers });
   expect(made.status).toBe(202);
-  const json = route.id === 'backups.create' || route.id === 'backups.restore' ? {} : undefined;
+  const json =
+    route.id === 'backups.setSchedule'
+      ? { cron: '@daily', retain: 7 }
+      : route.id === 'backups.create' || route.id === 'backups.restore'
+        ? {}
+        : undefined;
   return { path: route.path.replace('{id}', made.body._id), json, headers };
 }
 

@@ -17,6 +17,8 @@ const NAMES = [
   'AuthSession',
   'Backup',
   'BackupList',
+  'BackupSchedule',
+  'BackupScheduleUpdate',
   'BillingAccount',
   'CheckoutRequest',
   'Cluster',

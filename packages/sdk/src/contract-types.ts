@@ -145,6 +145,18 @@ export type BackupList = {
   }[];
 };
 
+/** A backup schedule. */
+export type BackupSchedule = {
+  clusterId: string;
+  cron: string | null;
+  retain: number | null;
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+};
+
+/** Body of a schedule change, as the client sends it. */
+export type BackupScheduleUpdate = { cron: string | null; retain: number; clusterId?: string | undefined };
+
 /** A billing account. */
 export type BillingAccount = {
   _id: string;
@@ -530,7 +542,7 @@ export type Job = {
     | { collection: string; name: string; fields: { path: string; order: 'asc' | 'desc' }[]; unique: boolean }
     | { collection: string }
     | { collection: string }
-    | { backupId: string }
+    | { backupId: string; retain?: number | undefined }
     | { backupId: string; targetClusterId: string };
   progress: { done: number; total: number | null };
   result:
@@ -576,7 +588,7 @@ export type JobList = {
         }
       | { collection: string }
       | { collection: string }
-      | { backupId: string }
+      | { backupId: string; retain?: number | undefined }
       | { backupId: string; targetClusterId: string };
     progress: { done: number; total: number | null };
     result:

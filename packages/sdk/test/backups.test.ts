@@ -41,4 +41,21 @@ describe('client.backups', () => {
       `GET /api/backups/${backup._id}/download`,
     ]);
   });
+
+  it('reads, sets and removes the schedule', async () => {
+    const client = await signedIn();
+    expect(await client.backups.getSchedule()).toMatchObject({ cron: null, retain: null });
+    expect(await client.backups.setSchedule({ cron: '0 3 * * *', retain: 7 })).toMatchObject({
+      cron: '0 3 * * *',
+      retain: 7,
+    });
+    expect(await client.backups.getSchedule()).toMatchObject({ cron: '0 3 * * *', retain: 7 });
+    expect(await client.backups.setSchedule({ cron: null, retain: 1 })).toMatchObject({ cron: null });
+    expect(seen.filter((call) => call.includes('/api/backups'))).toEqual([
+      'GET /api/backups/schedule',
+      'PUT /api/backups/schedule',
+      'GET /api/backups/schedule',
+      'PUT /api/backups/schedule',
+    ]);
+  });
 });

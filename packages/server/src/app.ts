@@ -53,6 +53,9 @@ import { webhookHandlers } from './routes/webhooks.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BackupJobs } from './services/backup-jobs.js';
+import { S3Archives } from './services/backup-s3.js';
+import { BackupSchedules } from './services/backup-schedules.js';
+import { DiskArchives } from './services/backup-storage.js';
 import { BackupService } from './services/backups.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
@@ -86,7 +89,7 @@ import { UsageRecorder } from './services/usage-recorder.js';
 import type { SharedState } from './shared-state.js';
 import type { Storage } from './storage/types.js';
 import { TriggerRunner } from './triggers/runner.js';
-import { TriggerScheduler } from './triggers/scheduler.js';
+import { TickScheduler, triggerTicks } from './triggers/scheduler.js';
 import { systemClock } from './webhooks/clock.js';
 import { openWebhooks, type WebhookRuntime } from './webhooks/runtime.js';
 
@@ -102,8 +105,8 @@ declare module 'fastify' {
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
     billing: BillingRuntime;
-    /** Fires schedule triggers; started by `startServer`, polled by tests that move their clock. */
-    triggerScheduler: TriggerScheduler;
+    /** Fires schedule triggers and scheduled backups; started by `startServer`, polled by tests that move their clock. */
+    triggerScheduler: TickScheduler;
     /** Runs triggers' targets (`drain()` lets tests wait for runs in flight). */
     triggerRunner: TriggerRunner;
     /** Writes the request log (`flush()` lets tests read what was just answered); absent when turned off. */
@@ -279,7 +282,24 @@ export async function buildApp(
   );
   const triggerRunner = new TriggerRunner(storage, functions, app.log, webhooks.sender);
   webhooks.worker?.useTriggers((delivery) => triggerRunner.deliverEvent(delivery));
-  const scheduler = new TriggerScheduler(storage, triggerRunner, clock, app.log);
+  const archives = config.backupUrl
+    ? new S3Archives(config.backupUrl, config.backupS3Endpoint)
+    : new DiskArchives(join(config.dataDir, 'backups'));
+  const backupJobs = new BackupJobs(storage, guards, archives, app.log, notifier);
+  app.decorate('backupJobs', backupJobs);
+  app.addHook('onClose', async () => {
+    await backupJobs.close();
+    if (archives instanceof S3Archives) archives.close();
+  });
+  await backupJobs.resumeUnfinished();
+  backupJobs.sweepStale();
+  const backups = new BackupService(storage, backupJobs);
+  const backupSchedules = new BackupSchedules(storage, backups, backupJobs, clock);
+  const scheduler = new TickScheduler(
+    [triggerTicks(storage, triggerRunner), backupSchedules],
+    clock,
+    app.log,
+  );
   app.decorate('triggerScheduler', scheduler);
   app.decorate('triggerRunner', triggerRunner);
   app.addHook('onClose', async () => {
@@ -302,10 +322,7 @@ export async function buildApp(
   const schema = new SchemaService(storage, guards, schemaJobs);
   await schema.failInterruptedBuilds();
   await schemaJobs.resumeUnfinished();
-  const backupJobs = new BackupJobs(storage, guards, join(config.dataDir, 'backups'), app.log, notifier);
-  app.decorate('backupJobs', backupJobs);
-  app.addHook('onClose', () => backupJobs.close());
-  await backupJobs.resumeUnfinished();
+  schemaJobs.sweepStale();
   serveRoutes(
     app,
     routes,
@@ -339,7 +356,7 @@ export async function buildApp(
       ...schemaHandlers(schema),
       ...functionHandlers(functions),
       ...triggerHandlers(triggers),
-      ...backupHandlers(new BackupService(storage, backupJobs)),
+      ...backupHandlers(backups, backupSchedules),
     },
     {
       auth,

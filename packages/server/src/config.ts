@@ -27,6 +27,13 @@ export interface ServerConfig {
   host: string;
   /** Directory of the embedded SQLite database, or `:memory:`. */
   dataDir: string;
+  /**
+   * Where backup archives go: `s3://bucket/prefix` (`DATAPLATFORM_BACKUP_URL`) for S3-compatible storage, with the
+   * usual AWS variables; unset, under `<data dir>/backups`.
+   */
+  backupUrl: string | undefined;
+  /** Endpoint of an S3-compatible service (`DATAPLATFORM_BACKUP_S3_ENDPOINT`, e.g. MinIO); AWS's own when unset. */
+  backupS3Endpoint: string | undefined;
   /** PostgreSQL address; when set, the server stores everything there instead of SQLite. */
   databaseUrl: string | undefined;
   /** PostgreSQL connections per instance. */
@@ -131,6 +138,14 @@ function encryptionKey(value: string | undefined): string | undefined {
   return value;
 }
 
+/** `DATAPLATFORM_BACKUP_URL`, when it is an `s3://bucket[/prefix]` address; a start with another one fails. */
+function backupUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(value))
+    throw new Error('DATAPLATFORM_BACKUP_URL must be s3://bucket or s3://bucket/prefix');
+  return value;
+}
+
 /** Reads the server settings from environment variables (documented in docs/deployment.md). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const synchronous = (env.DATAPLATFORM_SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
@@ -143,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: env.DATAPLATFORM_DATA_DIR || './.dataplatform',
     regions: list(env.DATAPLATFORM_REGIONS).length > 0 ? list(env.DATAPLATFORM_REGIONS) : ['local'],
     databaseUrl: env.DATABASE_URL || undefined,
+    backupUrl: backupUrl(env.DATAPLATFORM_BACKUP_URL),
+    backupS3Endpoint: env.DATAPLATFORM_BACKUP_S3_ENDPOINT || undefined,
     databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     redisUrl: env.REDIS_URL || undefined,
     bodyLimit: integer(env.DATAPLATFORM_BODY_LIMIT, 1024 * 1024, 'DATAPLATFORM_BODY_LIMIT'),

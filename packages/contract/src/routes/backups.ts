@@ -6,6 +6,9 @@ import {
   BackupListQuery,
   BackupParams,
   BackupRestore,
+  BackupSchedule,
+  BackupScheduleQuery,
+  BackupScheduleUpdate,
 } from '../schemas/backup.js';
 import { Deleted } from '../schemas/common.js';
 import { Job } from '../schemas/job.js';
@@ -19,6 +22,33 @@ const ONE =
 
 /** Backups of a cluster and their restores, under /api/backups. Session token only. */
 export const backupRoutes = [
+  {
+    id: 'backups.getSchedule',
+    method: 'GET',
+    path: '/api/backups/schedule',
+    tag,
+    summary: "Get a cluster's backup schedule",
+    description:
+      "The backup schedule of the cluster `clusterId` names (else the caller's default cluster); `cron` null when it has none. Any member may call it; a cluster the caller is not a member of is 404 `not_found`.",
+    auth: 'session',
+    scopes: [],
+    query: BackupScheduleQuery,
+    success: { status: 200, description: 'The schedule', schema: BackupSchedule },
+    errors: ['not_found'],
+  },
+  {
+    id: 'backups.setSchedule',
+    method: 'PUT',
+    path: '/api/backups/schedule',
+    tag,
+    summary: "Set a cluster's backup schedule",
+    description: `Backs the cluster up on every tick of \`cron\` (UTC), as \`POST /api/backups\` would, once across every instance of the server; a tick missed while the server was down or the cluster paused runs once when it is next due. After each scheduled backup is written, the cluster's succeeded backups past the newest \`retain\` are deleted, the oldest first (backups made by hand count too). \`cron\` null removes the schedule. An expression that cannot be read is 400 \`validation_error\` naming \`cron\`. A cluster the caller is not a member of is 404 \`not_found\`. ${WRITE_ROLE}`,
+    auth: 'session',
+    scopes: [],
+    body: BackupScheduleUpdate,
+    success: { status: 200, description: 'The schedule', schema: BackupSchedule },
+    errors: ['validation_error', 'not_found', 'forbidden'],
+  },
   {
     id: 'backups.create',
     method: 'POST',

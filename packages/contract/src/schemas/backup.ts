@@ -98,9 +98,70 @@ export const BackupRestore = z
 /** Body of a restore, as the client sends it. */
 export type BackupRestore = z.input<typeof BackupRestore>;
 
+/** Most scheduled backups a cluster keeps. */
+export const MAX_BACKUP_RETAIN = 1000;
+
+/** A cluster's backup schedule; `cron` null when it has none. */
+export const BackupSchedule = z
+  .object({
+    clusterId: z.string(),
+    cron: z
+      .string()
+      .nullable()
+      .meta({ description: 'The cron expression (UTC); null when the cluster has no schedule' }),
+    retain: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: 'How many succeeded backups of the cluster are kept; null with no schedule' }),
+    nextRunAt: Timestamp.nullable().meta({ description: 'When the next scheduled backup starts' }),
+    lastRunAt: Timestamp.nullable().meta({ description: 'When the last scheduled backup started' }),
+  })
+  .meta({ id: 'BackupSchedule', description: "A cluster's scheduled backups and how many are kept." });
+
+/** A backup schedule. */
+export type BackupSchedule = z.infer<typeof BackupSchedule>;
+
+/** Query of the schedule read. */
+export const BackupScheduleQuery = BackupListQuery;
+
+/** Body of a schedule change. */
+export const BackupScheduleUpdate = z
+  .strictObject({
+    clusterId: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .meta({ description: "The cluster to schedule; the caller's default cluster when left out" }),
+    cron: z.string().min(1).max(128).nullable().meta({
+      description:
+        'A cron expression in UTC: 5 fields (minutes first), 6 (seconds first) or a nickname such as `@daily`; null removes the schedule',
+    }),
+    retain: z.number().int().min(1).max(MAX_BACKUP_RETAIN).meta({
+      description:
+        'How many succeeded backups of the cluster to keep: after each scheduled backup, the oldest past it are deleted',
+    }),
+  })
+  .meta({
+    id: 'BackupScheduleUpdate',
+    description: 'When to back up a cluster and how many backups to keep.',
+  });
+
+/** Body of a schedule change, as the client sends it. */
+export type BackupScheduleUpdate = z.input<typeof BackupScheduleUpdate>;
+
 /** What a backup job was asked to do. */
 export const BackupJobInput = z
-  .object({ backupId: z.string() })
+  .object({
+    backupId: z.string(),
+    retain: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "A scheduled backup's retention: once written, the oldest past it are deleted" }),
+  })
   .meta({ id: 'BackupJobInput', description: 'The backup a backup job writes.' });
 
 /** What a restore job was asked to do. */

@@ -88,6 +88,7 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'backups.create': 'backups',
   'backups.delete': 'backups',
   'backups.restore': 'backups',
+  'backups.setSchedule': 'backups',
 };
 
 /**

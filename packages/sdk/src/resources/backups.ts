@@ -1,4 +1,11 @@
-import type { Backup, BackupList, DeletedResponse, Job } from '../contract-types.js';
+import type {
+  Backup,
+  BackupList,
+  BackupSchedule,
+  BackupScheduleUpdate,
+  DeletedResponse,
+  Job,
+} from '../contract-types.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import type { RequestOptions } from '../internal/request-options.js';
@@ -68,5 +75,22 @@ export class Backups extends APIResource {
    */
   restore(id: string, params: BackupRestoreParams = {}, options?: RequestOptions): APIPromise<Job> {
     return this._client.post(backupPath(id, '/restore'), { ...options, body: params });
+  }
+
+  /**
+   * A cluster's backup schedule; `cron` null when it has none.
+   * @example const { cron, retain, nextRunAt } = await client.backups.getSchedule();
+   */
+  getSchedule(params: BackupClusterParams = {}, options?: RequestOptions): APIPromise<BackupSchedule> {
+    return this._client.get('/api/backups/schedule', { ...options, query: { clusterId: params.clusterId } });
+  }
+
+  /**
+   * Backs a cluster up on every tick of `cron` (UTC) and keeps its newest `retain` succeeded backups; `cron`
+   * null removes the schedule.
+   * @example await client.backups.setSchedule({ cron: '0 3 * * *', retain: 7 });
+   */
+  setSchedule(params: BackupScheduleUpdate, options?: RequestOptions): APIPromise<BackupSchedule> {
+    return this._client.put('/api/backups/schedule', { ...options, body: params });
   }
 }

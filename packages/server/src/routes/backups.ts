@@ -1,6 +1,7 @@
 import type { backupRoutes } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
 import type { RouteHandlers } from '../http/route-call.js';
+import type { BackupSchedules } from '../services/backup-schedules.js';
 import type { BackupCaller, BackupService } from '../services/backups.js';
 
 function caller(request: FastifyRequest): BackupCaller {
@@ -8,8 +9,13 @@ function caller(request: FastifyRequest): BackupCaller {
 }
 
 /** `/api/backups/*`: a session, on clusters the user is a member of. */
-export function backupHandlers(backups: BackupService): RouteHandlers<typeof backupRoutes> {
+export function backupHandlers(
+  backups: BackupService,
+  schedules: BackupSchedules,
+): RouteHandlers<typeof backupRoutes> {
   return {
+    'backups.getSchedule': ({ request, query }) => schedules.get(caller(request), query.clusterId),
+    'backups.setSchedule': ({ request, body }) => schedules.set(caller(request), body),
     'backups.create': ({ request, body }) => backups.create(caller(request), body?.clusterId),
     'backups.list': ({ request, query }) => backups.list(caller(request), query.clusterId),
     'backups.get': ({ request, params }) => backups.get(caller(request), params.id),

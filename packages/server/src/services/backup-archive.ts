@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@dataplatform/contract';
 import type { RestoreEntry, SnapshotCollection, SnapshotReader } from '../storage/backups.js';
+import type { ArchiveUpload } from './backup-storage.js';
+
+/** Opens an archive's bytes from the start (each call a new read). */
+export type OpenArchive = () => Promise<Readable>;
 
 /** Documents a backup reads per step of its snapshot. */
 const READ_CHUNK = 500;
@@ -40,17 +42,16 @@ export interface WrittenArchive {
 export class InvalidArchive extends Error {}
 
 /**
- * Writes the snapshot's collections and documents to `file` as gzip NDJSON, streamed: a chunk of documents at a
- * time, waiting for the disk when gzip's buffer is full. The file appears (by rename) only once complete.
+ * Writes the snapshot's collections and documents to `target` as gzip NDJSON, streamed: a chunk of documents at a
+ * time, waiting for the storage when gzip's buffer is full. The archive is committed only once complete.
  * `progress` is told the documents written after each chunk; it throws to stop the backup.
  */
 export async function writeArchive(
   reader: SnapshotReader,
   header: Omit<ArchiveHeader, 'format' | 'version'>,
-  file: string,
+  target: ArchiveUpload,
   progress: (documents: number) => Promise<void>,
 ): Promise<WrittenArchive> {
-  const temporary = `${file}.partial`;
   const gzip = createGzip();
   const fileHash = createHash('sha256');
   let sizeBytes = 0;
@@ -61,8 +62,8 @@ export async function writeArchive(
       done(null, chunk);
     },
   });
-  const written = pipeline(gzip, counter, createWriteStream(temporary, { mode: 0o600 }));
-  // A failure of the file (a full disk) ends the pipeline; the lines below then stop at their next write.
+  const written = pipeline(gzip, counter, target.stream);
+  // A failure of the storage (a full disk, a refused upload) ends the pipeline; the lines below then stop at their next write.
   written.catch(() => {});
   const lineHash = createHash('sha256');
   const write = async (value: unknown) => {
@@ -105,12 +106,12 @@ export async function writeArchive(
     };
     gzip.end(`${JSON.stringify(manifest)}\n`);
     await written;
-    await rename(temporary, file);
+    await target.commit();
     return { documents, sizeBytes, checksum: `sha256:${fileHash.digest('hex')}` };
   } catch (error) {
     gzip.destroy();
     await written.catch(() => {});
-    await rm(temporary, { force: true });
+    await target.abort();
     throw error;
   }
 }
@@ -129,21 +130,25 @@ function collectionLine(collection: SnapshotCollection) {
 }
 
 /** The lines of an archive, decompressed and read one at a time. */
-async function* linesOf(file: string): AsyncGenerator<string> {
-  const source = createReadStream(file).pipe(createGunzip());
+async function* linesOf(open: OpenArchive): AsyncGenerator<string> {
+  const raw = await open();
+  const source = raw.pipe(createGunzip());
+  // A read error of the storage ends the lines with it.
+  raw.once('error', (error) => source.destroy(error));
   const lines = createInterface({ input: source, crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const line of lines) yield line;
   } finally {
     lines.close();
     source.destroy();
+    raw.destroy();
   }
 }
 
-/** SHA-256 of a file, `sha256:<hex>`, read as a stream. */
-export async function fileChecksum(file: string): Promise<string> {
+/** SHA-256 of an archive's bytes, `sha256:<hex>`, read as a stream. */
+export async function fileChecksum(open: OpenArchive): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of await open()) hash.update(chunk as Buffer);
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -157,8 +162,8 @@ export type ArchiveCollection = Omit<SnapshotCollection, 'validator'> & {
  * line parses, that the counts and the SHA-256 of the manifest match the lines. Returns the header, the
  * collections and the manifest; throws `InvalidArchive` with the reason otherwise.
  */
-export async function verifyArchive(file: string, checksum: string | null) {
-  if (checksum !== null && (await fileChecksum(file)) !== checksum)
+export async function verifyArchive(open: OpenArchive, checksum: string | null) {
+  if (checksum !== null && (await fileChecksum(open)) !== checksum)
     throw new InvalidArchive('The archive does not match its checksum: it was changed or cut short');
   const hash = createHash('sha256');
   let header: ArchiveHeader | null = null;
@@ -167,7 +172,7 @@ export async function verifyArchive(file: string, checksum: string | null) {
   const counts: Record<string, number> = {};
   let documents = 0;
   try {
-    for await (const line of linesOf(file)) {
+    for await (const line of linesOf(open)) {
       if (manifest) throw new InvalidArchive('The archive has lines after its manifest');
       const value = JSON.parse(line) as Record<string, unknown>;
       if (!header) {
@@ -207,8 +212,8 @@ export async function verifyArchive(file: string, checksum: string | null) {
 }
 
 /** The collections and documents of a verified archive, as a restore writes them. */
-export async function* restoreEntries(file: string): AsyncGenerator<RestoreEntry> {
-  for await (const line of linesOf(file)) {
+export async function* restoreEntries(open: OpenArchive): AsyncGenerator<RestoreEntry> {
+  for await (const line of linesOf(open)) {
     const value = JSON.parse(line) as Record<string, unknown>;
     if (value.type === 'collection') {
       const validator = value.validator as ArchiveCollection['validator'];

@@ -1,105 +1,77 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { MAX_INDEXES_PER_COLLECTION, STALE_JOB_MS } from '@dataplatform/contract';
+import { MAX_INDEXES_PER_COLLECTION } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Notifier } from '../notifications/notifier.js';
 import type { BackupRow } from '../storage/backups.js';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
 import { InvalidArchive, restoreEntries, verifyArchive, writeArchive } from './backup-archive.js';
+import { ArchiveMissing, type ArchiveStorage } from './backup-storage.js';
+import { nextId } from './document-operations.js';
+import { JobRunner, newJobRecord } from './job-runner.js';
 import type { SchemaGuards } from './schema-guards.js';
+
+/** How often a backup saves its progress (and so learns of a cancel); well under `STALE_JOB_MS`. */
+const SAVE_EVERY_MS = 1000;
 
 /** Thrown inside a backup's snapshot when its job was cancelled (its save refused). */
 class Stopped extends Error {}
 
-/** A new job of a backup or restore, running (its runner starts at once). */
-export function newBackupJob(
-  kind: 'backup' | 'restore',
-  id: string,
-  clusterId: string,
-  input: Record<string, unknown>,
-) {
-  const now = new Date().toISOString();
-  return {
-    id,
-    kind,
-    status: 'running',
-    clusterId,
-    input,
-    counts: { rows: 0, inserted: 0, failed: 0 },
-    bytes: 0,
-    errors: [],
-    failure: null,
-    progress: { done: 0, total: null },
-    result: null,
-    createdAt: now,
-    startedAt: now,
-    updatedAt: now,
-    finishedAt: null,
-  } satisfies JobRecord;
-}
-
 /**
- * Runs backups and restores in the background. A backup reads one snapshot of its cluster and streams it to
- * `<dir>/<backup id>.ndjson.gz`; a restore checks the archive, swaps the target's collections in one transaction,
+ * Runs backups and restores in the background. A backup reads one snapshot of its cluster and streams it to its
+ * archive (a file of the data directory, or an S3 object); a restore checks the archive, swaps the target's collections in one transaction,
  * then builds the archive's indexes. A starting server runs the jobs a stop left unfinished again from their
  * start (on PostgreSQL, those no instance saved for `STALE_JOB_MS`): a backup takes a new snapshot, and a
  * restore, which changed nothing or everything, swaps again.
  */
-export class BackupJobs {
-  private readonly running = new Map<string, Promise<void>>();
-  private closed = false;
-
+export class BackupJobs extends JobRunner {
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly guards: SchemaGuards,
-    readonly dir: string,
-    private readonly log: FastifyBaseLogger,
+    readonly archives: ArchiveStorage,
+    log: FastifyBaseLogger,
     private readonly notifier?: Notifier,
-  ) {}
-
-  /** The archive file of a backup. */
-  fileOf(backupId: string): string {
-    return join(this.dir, `${backupId}.ndjson.gz`);
+  ) {
+    super(storage, log, ['backup', 'restore']);
   }
 
-  async resumeUnfinished(): Promise<void> {
-    const shared = this.storage.engine !== 'sqlite';
-    for (const kind of ['backup', 'restore'] as const) {
-      for (const job of await this.storage.jobs.unfinished(kind)) {
-        if (shared && Date.now() - Date.parse(job.updatedAt) < STALE_JOB_MS) continue;
-        const now = new Date().toISOString();
-        if (!(await this.storage.jobs.restart(job.id, job, now))) continue;
-        this.start({ ...job, status: 'running', startedAt: now, updatedAt: now, finishedAt: null });
-      }
-    }
+  /**
+   * Records a new backup of the cluster, `queued`, and starts its job; `retain` (of a scheduled backup) deletes
+   * the cluster's oldest succeeded backups past that many once it is written. `run` settles when the job stops.
+   */
+  async begin(clusterId: string, retain?: number): Promise<{ row: BackupRow; run: Promise<void> }> {
+    const suffix = nextId();
+    const row: BackupRow = {
+      id: `bkp_${suffix}`,
+      clusterId,
+      status: 'queued',
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+      documentCount: 0,
+      sizeBytes: 0,
+      checksum: null,
+    };
+    await this.storage.backups.create(row);
+    const input = retain === undefined ? { backupId: row.id } : { backupId: row.id, retain };
+    const job = newJobRecord('backup', `job_${suffix}`, clusterId, input);
+    await this.storage.jobs.create(job);
+    return { row, run: this.start(job) };
   }
 
-  /** Runs the job in the background (once per job on this instance); the promise settles when it stops. */
-  start(job: JobRecord): Promise<void> {
-    const existing = this.running.get(job.id);
-    if (existing) return existing;
-    if (this.closed) return Promise.resolve();
-    const work = job.kind === 'backup' ? this.backup(job) : this.restore(job);
-    const run = work
-      .catch(async (error: unknown) => {
-        this.log.error({ err: error, jobId: job.id }, `${job.kind} job stopped`);
-        await this.finish(job, { failure: { code: 'internal', message: 'The job stopped on an error' } });
-        if (job.kind === 'backup') await this.failBackup(job.input.backupId as string);
-      })
-      .finally(() => this.running.delete(job.id));
-    this.running.set(job.id, run);
-    return run;
+  /** Deletes the backup's record and its archive; false when there was no record. */
+  async remove(backupId: string): Promise<boolean> {
+    const removed = await this.storage.backups.delete(backupId);
+    await this.archives.remove(backupId);
+    return removed;
   }
 
-  /** Waits for every running job (tests). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.running.values()]);
+  protected work(job: JobRecord): Promise<void> {
+    return job.kind === 'backup' ? this.backup(job) : this.restore(job);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.idle();
+  /** A backup that stopped on an error failed too. */
+  protected override async stopped(job: JobRecord, error: unknown): Promise<void> {
+    await super.stopped(job, error);
+    if (job.kind === 'backup') await this.failBackup(job.input.backupId as string);
   }
 
   private async backup(job: JobRecord): Promise<void> {
@@ -110,18 +82,20 @@ export class BackupJobs {
       return;
     }
     await this.storage.backups.update({ ...backup, status: 'running' });
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const file = this.fileOf(backupId);
     let written: Awaited<ReturnType<typeof writeArchive>>;
+    let lastSave = 0;
     try {
-      written = await this.storage.backups.snapshot(job.clusterId, (reader) =>
+      written = await this.storage.backups.snapshot(job.clusterId, async (reader) =>
         writeArchive(
           reader,
           { clusterId: job.clusterId, createdAt: backup.createdAt },
-          file,
+          await this.archives.create(backupId),
           async (done) => {
-            if (this.closed || !(await this.save(job, { progress: { done, total: null } })))
-              throw new Stopped();
+            if (this.closed) throw new Stopped();
+            // A save is a durable write (a sync on SQLite): one per chunk would bound the backup's pace.
+            if (Date.now() - lastSave < SAVE_EVERY_MS) return;
+            lastSave = Date.now();
+            if (!(await this.save(job, { progress: { done, total: null } }))) throw new Stopped();
           },
         ),
       );
@@ -141,11 +115,18 @@ export class BackupJobs {
       checksum: written.checksum,
     };
     // Deleted while it ran: its archive goes too.
-    if (!(await this.storage.backups.update(done))) await rm(file, { force: true });
+    if (!(await this.storage.backups.update(done))) await this.archives.remove(backupId);
     await this.finish(job, {
       progress: { done: written.documents, total: written.documents },
       bytes: written.sizeBytes,
     });
+    if (typeof job.input.retain === 'number') await this.prune(job.clusterId, job.input.retain);
+  }
+
+  /** Deletes the cluster's succeeded backups past the newest `retain`. */
+  private async prune(clusterId: string, retain: number): Promise<void> {
+    const succeeded = (await this.storage.backups.list(clusterId)).filter((b) => b.status === 'succeeded');
+    for (const old of succeeded.slice(retain)) await this.remove(old.id);
   }
 
   private async restore(job: JobRecord): Promise<void> {
@@ -156,15 +137,15 @@ export class BackupJobs {
       await this.finish(job, { failure: { code: 'not_found', message: `Backup "${backupId}" is gone` } });
       return;
     }
-    const file = this.fileOf(backupId);
+    const open = () => this.archives.open(backupId);
     let archive: Awaited<ReturnType<typeof verifyArchive>>;
     try {
-      archive = await verifyArchive(file, backup.checksum);
+      archive = await verifyArchive(open, backup.checksum);
     } catch (error) {
       const reason =
         error instanceof InvalidArchive
           ? error.message
-          : (error as NodeJS.ErrnoException).code === 'ENOENT'
+          : error instanceof ArchiveMissing
             ? 'The archive file is missing'
             : null;
       if (reason === null) throw error;
@@ -173,7 +154,7 @@ export class BackupJobs {
     }
     const total = archive.manifest.documents;
     if (!(await this.save(job, { progress: { done: 0, total } }))) return;
-    const swapped = await this.storage.backups.replaceCollections(target, restoreEntries(file));
+    const swapped = await this.storage.backups.replaceCollections(target, restoreEntries(open));
     for (const collection of archive.collections) this.guards.forget(target, collection.name);
     let indexes = 0;
     const failures: string[] = [];
@@ -227,16 +208,5 @@ export class BackupJobs {
         link: `/api/backups/${backupId}`,
         data: { backupId, clusterId: backup.clusterId },
       });
-  }
-
-  private save(job: JobRecord, change: Partial<JobRecord>): Promise<boolean> {
-    Object.assign(job, change, { updatedAt: new Date().toISOString() });
-    return this.storage.jobs.save(job);
-  }
-
-  /** Ends the job: `failed` with a failure, else `succeeded`. */
-  private async finish(job: JobRecord, change: Partial<JobRecord>): Promise<void> {
-    const now = new Date().toISOString();
-    await this.save(job, { ...change, status: change.failure ? 'failed' : 'succeeded', finishedAt: now });
   }
 }

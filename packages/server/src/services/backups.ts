@@ -1,13 +1,13 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type ClusterAction, checkClusterAccess, clusterNotFound } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
 import { rejectViolation } from '../http/validate.js';
 import type { BackupRow } from '../storage/backups.js';
 import type { Storage } from '../storage/types.js';
-import { type BackupJobs, newBackupJob } from './backup-jobs.js';
+import type { BackupJobs } from './backup-jobs.js';
+import { ArchiveMissing } from './backup-storage.js';
 import { nextId } from './document-operations.js';
+import { newJobRecord } from './job-runner.js';
 import { publicJob } from './jobs.js';
 
 /** Who calls a backup route: a signed-in user. */
@@ -74,21 +74,7 @@ export class BackupService {
 
   async create(caller: BackupCaller, clusterId: string | undefined) {
     const cluster = await this.clusterOf(caller, clusterId, 'backups');
-    const suffix = nextId();
-    const row: BackupRow = {
-      id: `bkp_${suffix}`,
-      clusterId: cluster,
-      status: 'queued',
-      createdAt: new Date().toISOString(),
-      completedAt: null,
-      documentCount: 0,
-      sizeBytes: 0,
-      checksum: null,
-    };
-    await this.storage.backups.create(row);
-    const job = newBackupJob('backup', `job_${suffix}`, cluster, { backupId: row.id });
-    await this.storage.jobs.create(job);
-    const run = this.jobs.start(job);
+    const { row, run } = await this.jobs.begin(cluster);
     const size = (await this.storage.schema.collections(cluster)).reduce(
       (sum, c) => sum + Number(c.documentCount),
       0,
@@ -109,8 +95,7 @@ export class BackupService {
 
   async delete(caller: BackupCaller, id: string) {
     await this.backupOf(caller, id, 'backups');
-    if (!(await this.storage.backups.delete(id))) throw notFound(id);
-    await rm(this.jobs.fileOf(id), { force: true });
+    if (!(await this.jobs.remove(id))) throw notFound(id);
     return { _id: id, deleted: true as const };
   }
 
@@ -122,12 +107,10 @@ export class BackupService {
     const backup = await this.backupOf(caller, id, 'read');
     if (backup.status !== 'succeeded')
       throw new ApiError('conflict', `Backup "${id}" is ${backup.status}: it has no archive to download`);
-    const stream = createReadStream(this.jobs.fileOf(id));
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    }).catch(() => {
-      throw new ApiError('not_found', `The archive of backup "${id}" is missing`);
+    const stream = await this.jobs.archives.open(id).catch((error: unknown) => {
+      if (error instanceof ArchiveMissing)
+        throw new ApiError('not_found', `The archive of backup "${id}" is missing`);
+      throw error;
     });
     return { stream, sizeBytes: Number(backup.sizeBytes), name: `${id}.ndjson.gz` };
   }
@@ -138,7 +121,7 @@ export class BackupService {
     const target = await this.clusterOf(caller, targetClusterId ?? backup.clusterId, 'backups');
     if (backup.status !== 'succeeded')
       throw new ApiError('conflict', `Backup "${id}" is ${backup.status}: it has no archive to restore`);
-    const job = newBackupJob('restore', `job_${nextId()}`, target, { backupId: id, targetClusterId: target });
+    const job = newJobRecord('restore', `job_${nextId()}`, target, { backupId: id, targetClusterId: target });
     await this.storage.jobs.create(job);
     const run = this.jobs.start(job);
     if (Number(backup.documentCount) > AT_ONCE) return publicJob(job);

@@ -117,7 +117,7 @@ export class ClusterService {
     };
     if (!(await this.storage.clusters.startDeletion(clusterId, job)))
       throw new ApiError('conflict', `Cluster "${clusterId}" is already being deleted`);
-    this.deletions.start(job);
+    void this.deletions.start(job);
     return publicJob(job);
   }
 

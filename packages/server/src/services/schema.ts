@@ -12,10 +12,11 @@ import type { JobRecord } from '../storage/jobs.js';
 import type { IndexRow, ValidatorRow } from '../storage/schema.js';
 import type { Storage } from '../storage/types.js';
 import { nextId } from './document-operations.js';
+import { newJobRecord } from './job-runner.js';
 import { publicJob } from './jobs.js';
 import { compileSchema, type SchemaGuards } from './schema-guards.js';
 import { inferSchema } from './schema-infer.js';
-import { newSchemaJob, type SchemaJobs } from './schema-jobs.js';
+import type { SchemaJobs } from './schema-jobs.js';
 
 /** The most documents a drop removes before it answers; a larger collection is dropped in the background. */
 const DROP_AT_ONCE = 10_000;
@@ -120,7 +121,7 @@ export class SchemaService {
     if (!validator && indexes.length === 0 && some.length === 0)
       throw new ApiError('not_found', `Collection "${collection}" not found`, { collection });
     const total = await this.documentCount(clusterId, collection);
-    const job = newSchemaJob('collection.drop', clusterId, collection, total);
+    const job = newJobRecord('collection.drop', `job_${nextId()}`, clusterId, { collection }, total);
     await this.storage.jobs.create(job);
     await this.jobs.dropSchema(clusterId, collection);
     const run = this.jobs.start(job);
@@ -132,14 +133,15 @@ export class SchemaService {
   /** Starts a `validator.check` job over the collection's stored documents; 404 when it has no validator. */
   async checkValidator(clusterId: string, collection: string) {
     if (!(await this.storage.schema.getValidator(clusterId, collection))) throw noValidator(collection);
-    const job = newSchemaJob(
+    const job = newJobRecord(
       'validator.check',
+      `job_${nextId()}`,
       clusterId,
-      collection,
+      { collection },
       await this.documentCount(clusterId, collection),
     );
     await this.storage.jobs.create(job);
-    this.jobs.start(job);
+    void this.jobs.start(job);
     return publicJob(job);
   }
 

@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import type { AuthChanges } from './auth-cache.js';
+import type { BackupScheduleStore } from './backup-schedules.js';
 import type { BackupStore } from './backups.js';
 import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
@@ -63,6 +64,7 @@ export interface Storage {
   readonly schema: SchemaStore;
   /** Backups of clusters, the snapshot a backup reads and the swap a restore makes. */
   readonly backups: BackupStore;
+  readonly backupSchedules: BackupScheduleStore;
   /** Serverless functions and their invocations. */
   readonly functions: FunctionStore;
   /** Triggers (document events and schedules) and their runs. */

@@ -32,22 +32,25 @@ export function nextTick(schedule: Schedule, after: string): string | null {
   return next ? next.toISOString() : null;
 }
 
-/** 400 `validation_error` naming the field, when the expression or the time zone cannot be read. */
-export function checkSchedule(schedule: Schedule): void {
+/**
+ * 400 `validation_error` naming the field (under `prefix`: `source.` for a trigger), when the expression or the
+ * time zone cannot be read.
+ */
+export function checkSchedule(schedule: Schedule, prefix = 'source.'): void {
   try {
     cronOf(schedule).nextRun();
   } catch (error) {
     const field = schedule.timezone !== undefined && !isTimeZone(schedule.timezone) ? 'timezone' : 'cron';
     throw new ApiError(
       'validation_error',
-      `Invalid body field "source.${field}": ${error instanceof Error ? error.message : String(error)}`,
-      { in: 'body', field: `source.${field}` },
+      `Invalid body field "${prefix}${field}": ${error instanceof Error ? error.message : String(error)}`,
+      { in: 'body', field: `${prefix}${field}` },
     );
   }
   if (schedule.timezone !== undefined && !isTimeZone(schedule.timezone))
-    throw new ApiError('validation_error', `Invalid body field "source.timezone": unknown time zone`, {
+    throw new ApiError('validation_error', `Invalid body field "${prefix}timezone": unknown time zone`, {
       in: 'body',
-      field: 'source.timezone',
+      field: `${prefix}timezone`,
     });
 }
 

@@ -4,24 +4,48 @@ import { type Clock, iso } from '../webhooks/clock.js';
 import { cronLoaded, loadCron, nextTick } from './cron.js';
 import type { TriggerRunner } from './runner.js';
 
-/** Due ticks claimed per poll; more wait for the next poll. */
+/** Due ticks claimed per poll and source; more wait for the next poll. */
 const CLAIM_LIMIT = 100;
 
+/** Work done on cron ticks: schedule triggers, scheduled backups. */
+export interface TickSource {
+  /** Whether any schedule exists: a server without one never loads the cron parser. */
+  hasSchedules(): Promise<boolean>;
+  /**
+   * Claims up to `limit` ticks due at `now` by moving each schedule's next tick on in one compare-and-set (so
+   * each tick is claimed by exactly one instance however many serve), and starts their work.
+   */
+  fire(now: string, limit: number): Promise<void>;
+}
+
+/** Schedule triggers as a tick source: a claimed tick starts a run of the trigger's target. */
+export function triggerTicks(storage: Storage, runner: TriggerRunner): TickSource {
+  return {
+    hasSchedules: () => storage.triggers.hasSchedules(),
+    async fire(now, limit) {
+      const ticks = await storage.triggers.claimDueTicks(
+        now,
+        (trigger) => (trigger.source.type === 'schedule' ? nextTick(trigger.source, now) : null),
+        limit,
+      );
+      for (const { trigger, scheduledAt } of ticks) await runner.start(trigger, 'schedule', { scheduledAt });
+    },
+  };
+}
+
 /**
- * Fires schedule triggers. Every instance polls; a tick is claimed by moving the trigger's `nextRunAt` on in one
- * compare-and-set (`TriggerStore.claimDueTicks`), so each tick runs in exactly one instance however many serve.
- * A tick missed while the server was down, or while the cluster was paused, runs once when it is next polled;
- * the one after it is counted from then, so a long outage does not replay every missed tick.
+ * Fires the ticks of every source. Every instance polls; each tick is claimed by one instance only (see
+ * `TickSource.fire`). A tick missed while the server was down, or while the cluster was paused, runs once when it
+ * is next polled; the one after it is counted from then, so a long outage does not replay every missed tick.
  */
-export class TriggerScheduler {
+export class TickScheduler {
   private timer: NodeJS.Timeout | undefined;
   /** Polls run one after another; each call's poll starts after it was made, so it sees the clock of its call. */
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
 
   constructor(
-    private readonly storage: Storage,
-    private readonly runner: TriggerRunner,
+    private readonly sources: readonly TickSource[],
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly pollIntervalMs = 1000,
@@ -53,21 +77,16 @@ export class TriggerScheduler {
   }
 
   private async claimAndRun(): Promise<void> {
-    try {
-      if (!cronLoaded()) {
-        if (!(await this.storage.triggers.hasSchedules())) return;
-        await loadCron();
+    for (const source of this.sources) {
+      try {
+        if (!cronLoaded()) {
+          if (!(await source.hasSchedules())) continue;
+          await loadCron();
+        }
+        await source.fire(iso(this.clock.now()), CLAIM_LIMIT);
+      } catch (error) {
+        this.log.error({ err: error }, 'schedule poll failed');
       }
-      const now = iso(this.clock.now());
-      const ticks = await this.storage.triggers.claimDueTicks(
-        now,
-        (trigger) => (trigger.source.type === 'schedule' ? nextTick(trigger.source, now) : null),
-        CLAIM_LIMIT,
-      );
-      for (const { trigger, scheduledAt } of ticks)
-        await this.runner.start(trigger, 'schedule', { scheduledAt });
-    } catch (error) {
-      this.log.error({ err: error }, 'schedule poll failed');
     }
   }
 }

@@ -9,6 +9,7 @@ import { newBackupsCreateCommand } from './create.js';
 import { newBackupsDownloadCommand } from './download.js';
 import { newBackupsListCommand } from './list.js';
 import { newBackupsRestoreCommand } from './restore.js';
+import { newBackupsScheduleCommand } from './schedule.js';
 
 describe('dp backups: arguments', () => {
   it('parses every verb', async () => {
@@ -22,12 +23,19 @@ describe('dp backups: arguments', () => {
         options: { id: 'bkp_1', target: 'cls_2', wait: true, interval: 1000 },
       },
     );
+    expect(await parseArgs(newBackupsScheduleCommand, [])).toMatchObject({
+      options: { cron: undefined, retain: 7, off: false },
+    });
+    expect(await parseArgs(newBackupsScheduleCommand, ['@daily', '--retain', '3'])).toMatchObject({
+      options: { cron: '@daily', retain: 3, off: false },
+    });
   });
 
   it.each([
     [newBackupsDownloadCommand, []],
     [newBackupsRestoreCommand, []],
     [newBackupsRestoreCommand, ['bkp_1', '--interval', '1']],
+    [newBackupsScheduleCommand, ['@daily', '--retain', '0']],
   ] as const)('refuses bad arguments with exit status 2 (%#)', async (make, argv) => {
     expect(await parseArgs(make as never, [...argv])).toMatchObject({ ok: false, code: 2 });
   });
@@ -78,6 +86,30 @@ describe('dp backups: run', () => {
       `GET /api/backups/${backup._id}/download`,
       `POST /api/backups/${backup._id}/restore`,
     ]);
+  });
+
+  it('shows, sets and removes the schedule', async () => {
+    const env = await signedIn();
+    const none = await runCli(['backups', 'schedule'], { env });
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ cron: null });
+    const set = await runCli(['backups', 'schedule', '0 3 * * *', '--retain', '14'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ cron: '0 3 * * *', retain: 14 });
+    const off = await runCli(['backups', 'schedule', '--off'], { env });
+    expect(JSON.parse(off.stdout)).toMatchObject({ cron: null });
+    expect(api.requests().filter((r) => r.includes('/api/backups'))).toEqual([
+      'GET /api/backups/schedule',
+      'PUT /api/backups/schedule',
+      'PUT /api/backups/schedule',
+    ]);
+  });
+
+  it('names the operation when the schedule is refused', async () => {
+    const env = await signedIn();
+    const bad = await runCli(['backups', 'schedule', 'every day'], { env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('set the backup schedule');
   });
 
   it('names the operation when the backup does not exist', async () => {

@@ -692,7 +692,15 @@ class TriggersResource(SyncResource):
 
 
 class BackupsResource(SyncResource):
-    """`client.backups`: 6 operation(s) of the contract."""
+    """`client.backups`: 8 operation(s) of the contract."""
+
+    def get_schedule(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.BackupSchedule:
+        """Get a cluster's backup schedule: `GET /api/backups/schedule`."""
+        return cast("_m.BackupSchedule", self._client.request("GET", "/api/backups/schedule", query={"clusterId": cluster_id}, options=options))
+
+    def set_schedule(self, body: _m.BackupScheduleUpdate, *, options: Optional[RequestOptions] = None) -> _m.BackupSchedule:
+        """Set a cluster's backup schedule: `PUT /api/backups/schedule`."""
+        return cast("_m.BackupSchedule", self._client.request("PUT", "/api/backups/schedule", body=body, options=options))
 
     def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.BackupList:
         """List backups: `GET /api/backups`."""
@@ -1394,7 +1402,15 @@ class AsyncTriggersResource(AsyncResource):
 
 
 class AsyncBackupsResource(AsyncResource):
-    """`client.backups`: 6 operation(s) of the contract."""
+    """`client.backups`: 8 operation(s) of the contract."""
+
+    async def get_schedule(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.BackupSchedule:
+        """Get a cluster's backup schedule: `GET /api/backups/schedule`."""
+        return cast("_m.BackupSchedule", await self._client.request("GET", "/api/backups/schedule", query={"clusterId": cluster_id}, options=options))
+
+    async def set_schedule(self, body: _m.BackupScheduleUpdate, *, options: Optional[RequestOptions] = None) -> _m.BackupSchedule:
+        """Set a cluster's backup schedule: `PUT /api/backups/schedule`."""
+        return cast("_m.BackupSchedule", await self._client.request("PUT", "/api/backups/schedule", body=body, options=options))
 
     async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.BackupList:
         """List backups: `GET /api/backups`."""

@@ -58,14 +58,29 @@ export class PostgresBackups implements BackupStore {
   async snapshot<T>(clusterId: string, read: (reader: SnapshotReader) => Promise<T>): Promise<T> {
     // Every statement of a REPEATABLE READ transaction sees the snapshot its first statement took.
     return this.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+      // Documents are read by their collection's row id, so each chunk is a range of the primary key
+      // (collection_id, id) rather than a join the planner may sort whole for every chunk.
+      const rowIds = new Map<string, string | null>();
+      const rowIdOf = async (collection: string) => {
+        if (!rowIds.has(collection)) {
+          const [row] = await tx<{ id: string }[]>`
+            SELECT id FROM collections WHERE cluster_id = ${clusterId} AND name = ${collection}`;
+          rowIds.set(collection, row?.id ?? null);
+        }
+        return rowIds.get(collection)!;
+      };
       return read({
         collections: () => collectionsOf(tx, clusterId),
-        documents: (collection, afterId, limit) =>
-          tx<SnapshotDocument[]>`
-          SELECT d.id, d.data::text AS data, d.created_at AS "createdAt", d.updated_at AS "updatedAt"
-          FROM documents d JOIN collections c ON c.id = d.collection_id
-          WHERE c.cluster_id = ${clusterId} AND c.name = ${collection} AND d.id > ${afterId}
-          ORDER BY d.id LIMIT ${limit}`.then((rows) => [...rows]),
+        documents: async (collection, afterId, limit) => {
+          const rowId = await rowIdOf(collection);
+          if (rowId === null) return [];
+          return [
+            ...(await tx<SnapshotDocument[]>`
+              SELECT id, data::text AS data, created_at AS "createdAt", updated_at AS "updatedAt"
+              FROM documents WHERE collection_id = ${rowId} AND id > ${afterId}
+              ORDER BY id LIMIT ${limit}`),
+          ];
+        },
       });
     }) as Promise<T>;
   }

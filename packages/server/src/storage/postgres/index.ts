@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresAuthChanges } from './auth-changes.js';
+import { PostgresBackupSchedules } from './backup-schedules.js';
 import { PostgresBackups } from './backups.js';
 import { PostgresBilling } from './billing.js';
 import { PostgresClusters } from './clusters.js';
@@ -86,6 +87,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     webhooks: new PostgresWebhooks(sql, presence),
     deliveries: new PostgresDeliveries(sql, outbox),
     schema: new PostgresSchema(sql),
+    backupSchedules: new PostgresBackupSchedules(sql),
     backups: new PostgresBackups(sql),
     async ping() {
       await sql`SELECT 1`;

@@ -9,6 +9,9 @@ import type {
 } from '../backups.js';
 import { SqliteCollections } from './collections.js';
 
+/** Documents a restore stages per transaction. */
+const STAGE_CHUNK = 1000;
+
 const COLUMNS = `id, cluster_id AS clusterId, status, created_at AS createdAt, completed_at AS completedAt,
   document_count AS documentCount, size_bytes AS sizeBytes, checksum`;
 
@@ -64,6 +67,8 @@ function readerOf(db: Database.Database, clusterId: string): SnapshotReader {
 /** Backups on SQLite. */
 export class SqliteBackups implements BackupStore {
   private readonly stmt;
+  /** Restores started on this connection: names each one's staging table. */
+  private restores = 0;
   private readonly collectionRows: SqliteCollections;
 
   /** `file` is the database file a snapshot opens a connection of its own to; `:memory:` has none (tests). */
@@ -139,16 +144,56 @@ export class SqliteBackups implements BackupStore {
   }
 
   async replaceCollections(clusterId: string, entries: AsyncIterable<RestoreEntry>) {
-    // better-sqlite3 runs a transaction synchronously, and the connection is shared with every other write: the
-    // entries are read first (memory grows with the archive), then written in one transaction.
-    const collections: Extract<RestoreEntry, { type: 'collection' }>['collection'][] = [];
-    const documents = new Map<string, SnapshotDocument[]>();
-    for await (const entry of entries) {
-      if (entry.type === 'collection') {
-        collections.push(entry.collection);
-        documents.set(entry.collection.name, []);
-      } else documents.get(entry.collection)!.push(entry.document);
+    // better-sqlite3 runs a transaction synchronously, and the connection is shared with every other write, so no
+    // transaction can stay open while the archive is read. The documents are staged first, a chunk per short
+    // transaction, in a temporary table of this connection (on disk: temp_store is left at its file default, and
+    // a crash drops it), so memory stays flat; then one transaction swaps them in.
+    const staging = `restore_${Date.now().toString(36)}_${(this.restores++).toString(36)}`;
+    this.db.exec(
+      `CREATE TEMP TABLE ${staging} (collection TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL,
+         created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`,
+    );
+    try {
+      const stage = this.db.prepare<[string, string, string, string, string]>(
+        `INSERT INTO temp.${staging} (collection, id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+      );
+      const collections: Extract<RestoreEntry, { type: 'collection' }>['collection'][] = [];
+      let chunk: SnapshotDocument[] = [];
+      let chunkOf = '';
+      const flush = this.db.transaction(() => {
+        for (const row of chunk) stage.run(chunkOf, row.id, row.data, row.createdAt, row.updatedAt);
+      });
+      for await (const entry of entries) {
+        if (entry.type === 'collection') {
+          if (chunk.length > 0) flush();
+          chunk = [];
+          chunkOf = entry.collection.name;
+          collections.push(entry.collection);
+          continue;
+        }
+        chunk.push(entry.document);
+        if (chunk.length === STAGE_CHUNK) {
+          flush();
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) flush();
+      return this.swap(clusterId, collections, staging);
+    } finally {
+      this.db.exec(`DROP TABLE IF EXISTS temp.${staging}`);
     }
+  }
+
+  /** In one transaction: each collection's documents and validator replaced by the staged ones. */
+  private swap(
+    clusterId: string,
+    collections: Extract<RestoreEntry, { type: 'collection' }>['collection'][],
+    staging: string,
+  ) {
+    const copy = this.db.prepare<[number, string]>(
+      `INSERT INTO documents (collection_id, id, data, created_at, updated_at)
+       SELECT ?, id, data, created_at, updated_at FROM temp.${staging} WHERE collection = ?`,
+    );
     let written = 0;
     this.db.transaction(() => {
       for (const collection of collections) {
@@ -165,11 +210,9 @@ export class SqliteBackups implements BackupStore {
             validator.createdAt,
             validator.updatedAt,
           );
-        const rows = documents.get(collection.name)!;
-        for (const row of rows)
-          this.stmt.insertDocument.run(rowId, row.id, row.data, row.createdAt, row.updatedAt);
-        this.stmt.setCount.run(rows.length, rowId);
-        written += rows.length;
+        const rows = copy.run(rowId, collection.name).changes;
+        this.stmt.setCount.run(rows, rowId);
+        written += rows;
       }
     })();
     return { collections: collections.length, documents: written };

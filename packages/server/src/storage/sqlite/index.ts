@@ -4,6 +4,7 @@ import { ownerOnlyFile, prepareDataDir, tightenIfPresent } from '../../data-dir.
 import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteAuthChanges } from './auth-changes.js';
+import { SqliteBackupSchedules } from './backup-schedules.js';
 import { SqliteBackups } from './backups.js';
 import { SqliteBilling } from './billing.js';
 import { SqliteClusters } from './clusters.js';
@@ -101,6 +102,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     webhooks: new SqliteWebhooks(db, subscriptions),
     deliveries: new SqliteDeliveries(db, outbox, subscriptions),
     schema: new SqliteSchema(db),
+    backupSchedules: new SqliteBackupSchedules(db),
     backups: new SqliteBackups(db, file),
     async ping() {
       db.prepare('SELECT 1').get();

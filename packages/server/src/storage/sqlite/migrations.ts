@@ -522,6 +522,17 @@ const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE api_keys ADD COLUMN expiry_noticed_at TEXT;
   `,
+  `
+  -- Backup schedules, one per cluster; a tick is claimed by moving next_run_at on (as triggers' are).
+  CREATE TABLE backup_schedules (
+    cluster_id TEXT PRIMARY KEY,
+    cron TEXT NOT NULL,
+    retain INTEGER NOT NULL,
+    next_run_at TEXT,
+    last_run_at TEXT
+  );
+  CREATE INDEX backup_schedules_due ON backup_schedules (next_run_at) WHERE next_run_at IS NOT NULL;
+  `,
 ];
 
 /** Brings the database schema up to date inside one transaction. */

@@ -1,0 +1,124 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { availableEngines, createTestDatabase } from './helpers.js';
+import { startProcess, stop } from './server-process.js';
+import { freePort } from './setup/services.js';
+
+/** Enough documents that a backup and a restore run in the background (over 10,000) for a while. */
+const DOCUMENTS = 40_000;
+const PAYLOAD = 'x'.repeat(300);
+
+interface Job {
+  status: string;
+  progress: { done: number; total: number | null } | null;
+  failure: { code: string } | null;
+}
+
+describe.each(availableEngines())('backups and restores across SIGKILL on %s', (engine) => {
+  it('writes a killed backup again after the restart, and a killed restore leaves the target whole', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-backup-crash-'));
+    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
+    const env = {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      DATAPLATFORM_DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? '',
+    };
+    let server = await startProcess(env);
+    try {
+      const { apiKey, email, password } = JSON.parse(
+        readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'),
+      );
+      const signIn = await fetch(`${server.url}/api/auth/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      const { token } = (await signIn.json()) as { token: string };
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      const data = (method: string, path: string, body?: unknown) =>
+        fetch(`${server.url}/api/v1/data${path}`, {
+          method,
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const total = async () =>
+        ((await (await data('GET', '/crash?limit=1')).json()) as { total: number }).total;
+      /** Waits until the job has saved progress, then kills the server while it runs. */
+      const killDuring = async (jobId: string) => {
+        for (;;) {
+          const job = (await call('GET', `/api/jobs/${jobId}`)).body as unknown as Job;
+          expect(job.status, 'the job ended before the kill: make it larger').toBe('running');
+          if ((job.progress?.done ?? 0) > 0 || job.progress?.total) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        await stop(server.child, 'SIGKILL');
+        server = await startProcess(env, 'source', { credentials: false });
+      };
+      /** The job once it ended: at the restart on SQLite, within a sweep (30 s) on PostgreSQL. */
+      const ended = (jobId: string) =>
+        vi.waitFor(
+          async () => {
+            const job = (await call('GET', `/api/jobs/${jobId}`)).body as unknown as Job;
+            expect(['succeeded', 'failed']).toContain(job.status);
+            return job;
+          },
+          { timeout: 90_000, interval: 200 },
+        );
+
+      for (let from = 0; from < DOCUMENTS; from += 1000) {
+        const operations = Array.from({ length: 1000 }, (_, i) => ({
+          op: 'insert',
+          collection: 'crash',
+          data: { _id: `d${String(from + i).padStart(6, '0')}`, payload: PAYLOAD },
+        }));
+        expect((await data('POST', '/batch', { operations })).status).toBe(200);
+      }
+
+      // A backup killed while it writes: written again whole after the restart, no partial archive left.
+      const started = await call('POST', '/api/backups', {});
+      expect(started.status).toBe(202);
+      const backupId = started.body._id as string;
+      const backupJob = backupId.replace(/^bkp_/, 'job_');
+      await killDuring(backupJob);
+      expect(await ended(backupJob)).toMatchObject({ status: 'succeeded' });
+      const backup = (await call('GET', `/api/backups/${backupId}`)).body;
+      expect(backup).toMatchObject({ status: 'succeeded', documentCount: DOCUMENTS });
+      expect(readdirSync(join(dataDir, 'backups')).filter((f) => f.endsWith('.partial'))).toEqual([]);
+
+      // A restore killed during its swap: the target is as it was or wholly restored, never in between; the
+      // restart takes the restore up and it ends restored.
+      const marker = await data('POST', '/crash', { _id: 'marker', payload: 'after the backup' });
+      expect(marker.status).toBe(201);
+      const restore = await call('POST', `/api/backups/${backupId}/restore`, {});
+      expect(restore.status).toBe(202);
+      const restoreJob = restore.body._id as string;
+      await killDuring(restoreJob);
+      const [count, markerAfterKill] = [await total(), (await data('GET', '/crash/marker')).status];
+      expect([
+        [DOCUMENTS + 1, 200],
+        [DOCUMENTS, 404],
+      ]).toContainEqual([count, markerAfterKill]);
+      expect(await ended(restoreJob)).toMatchObject({ status: 'succeeded' });
+      expect(await total()).toBe(DOCUMENTS);
+      expect((await data('GET', '/crash/marker')).status).toBe(404);
+      expect(existsSync(join(dataDir, 'backups', `${backupId}.ndjson.gz`))).toBe(true);
+    } finally {
+      await stop(server.child, 'SIGTERM');
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
