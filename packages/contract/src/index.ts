@@ -15,6 +15,7 @@ export * from './schemas/activity.js';
 export * from './schemas/api-key.js';
 export * from './schemas/auth.js';
 export * from './schemas/backup.js';
+export * from './schemas/intelligence.js';
 export * from './schemas/batch.js';
 export * from './schemas/billing.js';
 export * from './schemas/cluster.js';

@@ -520,7 +520,10 @@ export type Job = {
     | 'validator.check'
     | 'collection.drop'
     | 'backup'
-    | 'restore';
+    | 'restore'
+    | 'dataset.build'
+    | 'model.train'
+    | 'prediction.batch';
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
@@ -530,7 +533,10 @@ export type Job = {
     | { collection: string }
     | { collection: string }
     | { backupId: string }
-    | { backupId: string; targetClusterId: string };
+    | { backupId: string; targetClusterId: string }
+    | { datasetId: string }
+    | { modelId: string }
+    | { modelId: string; collection: string; sql: string | null; outputCollection: string };
   progress: { done: number; total: number | null };
   result:
     | {
@@ -561,7 +567,10 @@ export type JobList = {
       | 'validator.check'
       | 'collection.drop'
       | 'backup'
-      | 'restore';
+      | 'restore'
+      | 'dataset.build'
+      | 'model.train'
+      | 'prediction.batch';
     status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
@@ -576,7 +585,10 @@ export type JobList = {
       | { collection: string }
       | { collection: string }
       | { backupId: string }
-      | { backupId: string; targetClusterId: string };
+      | { backupId: string; targetClusterId: string }
+      | { datasetId: string }
+      | { modelId: string }
+      | { modelId: string; collection: string; sql: string | null; outputCollection: string };
     progress: { done: number; total: number | null };
     result:
       | {
