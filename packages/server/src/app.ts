@@ -26,6 +26,7 @@ import { MetricsRecorder } from './metrics/recorder.js';
 import type { ServerOptions } from './options.js';
 import { authHandlers } from './routes/auth.js';
 import { backupHandlers } from './routes/backups.js';
+import { intelligenceHandlers } from './routes/intelligence.js';
 import { batchHandlers } from './routes/batch.js';
 import { billingHandlers } from './routes/billing.js';
 import { clusterHandlers, memberHandlers } from './routes/clusters.js';
@@ -51,6 +52,9 @@ import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BackupJobs } from './services/backup-jobs.js';
 import { BackupService } from './services/backups.js';
+import { IntelligenceJobs } from './services/intelligence/jobs.js';
+import { Predictors } from './services/intelligence/predictors.js';
+import { IntelligenceService } from './services/intelligence/service.js';
 import { BatchService } from './services/batch.js';
 import { BatchPlanner } from './services/batch-planner.js';
 import { billedStatus } from './services/billing.js';
@@ -94,6 +98,8 @@ declare module 'fastify' {
     schemaJobs: SchemaJobs;
     /** The runner of backups and restores (`idle()` lets tests wait for them). */
     backupJobs: BackupJobs;
+    /** The runner of dataset builds, trainings and batch predictions (`idle()` lets tests wait for them). */
+    intelligenceJobs: IntelligenceJobs;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
@@ -291,6 +297,11 @@ export async function buildApp(
   app.decorate('backupJobs', backupJobs);
   app.addHook('onClose', () => backupJobs.close());
   await backupJobs.resumeUnfinished();
+  const predictors = new Predictors(storage);
+  const intelligenceJobs = new IntelligenceJobs(storage, predictors, app.log);
+  app.decorate('intelligenceJobs', intelligenceJobs);
+  app.addHook('onClose', () => intelligenceJobs.close());
+  await intelligenceJobs.resumeUnfinished();
   serveRoutes(
     app,
     routes,
@@ -324,6 +335,7 @@ export async function buildApp(
       ...functionHandlers(functions),
       ...triggerHandlers(triggers),
       ...backupHandlers(new BackupService(storage, backupJobs)),
+      ...intelligenceHandlers(new IntelligenceService(storage, intelligenceJobs, predictors)),
     },
     {
       auth,

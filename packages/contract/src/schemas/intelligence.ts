@@ -49,7 +49,7 @@ export const FieldSummary = z
     max: z.number().optional().meta({ description: 'Numbers only' }),
     mean: z.number().optional().meta({ description: 'Numbers only' }),
     std: z.number().optional().meta({ description: 'Numbers only: the population standard deviation' }),
-    distinct: z.number().int().min(0).optional().meta({ description: 'Strings, categories, booleans' }),
+    distinct: z.number().int().min(0).optional().meta({ description: 'Distinct values' }),
     top: z
       .array(z.object({ value: z.union([z.string(), z.boolean()]), count: z.number().int().min(0) }))
       .optional()
@@ -278,7 +278,10 @@ export type BatchPredictionCreate = z.input<typeof BatchPredictionCreate>;
 
 /** What a dataset build job was asked to do. */
 export const DatasetJobInput = z
-  .object({ datasetId: z.string() })
+  .object({
+    datasetId: z.string(),
+    fields: z.array(z.string()).nullable().meta({ description: 'The fields asked for; null for every field' }),
+  })
   .meta({ id: 'DatasetJobInput', description: 'The dataset a build copies rows into.' });
 
 /** What a training job was asked to do. */

@@ -11,9 +11,9 @@ import type { SchemaGuards } from './schema-guards.js';
 /** Thrown inside a backup's snapshot when its job was cancelled (its save refused). */
 class Stopped extends Error {}
 
-/** A new job of a backup or restore, running (its runner starts at once). */
+/** A new job of a backup or restore (or another runner's kind), running (its runner starts at once). */
 export function newBackupJob(
-  kind: 'backup' | 'restore',
+  kind: JobRecord['kind'],
   id: string,
   clusterId: string,
   input: Record<string, unknown>,

@@ -1,6 +1,7 @@
 import type { AccountStore } from './accounts.js';
 import type { AuthChanges } from './auth-cache.js';
 import type { BackupStore } from './backups.js';
+import type { IntelligenceStore } from './intelligence.js';
 import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
 import type { DeliveryStore } from './deliveries.js';
@@ -63,6 +64,8 @@ export interface Storage {
   readonly schema: SchemaStore;
   /** Backups of clusters, the snapshot a backup reads and the swap a restore makes. */
   readonly backups: BackupStore;
+  /** Datasets, their rows and trained models of the intelligence engine. */
+  readonly intelligence: IntelligenceStore;
   /** Serverless functions and their invocations. */
   readonly functions: FunctionStore;
   /** Triggers (document events and schedules) and their runs. */

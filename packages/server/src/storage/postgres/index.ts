@@ -3,6 +3,7 @@ import type { EngineStorage } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresAuthChanges } from './auth-changes.js';
 import { PostgresBackups } from './backups.js';
+import { PostgresIntelligence } from './intelligence.js';
 import { PostgresBilling } from './billing.js';
 import { PostgresClusters } from './clusters.js';
 import { PostgresCollections } from './collections.js';
@@ -87,6 +88,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     deliveries: new PostgresDeliveries(sql, outbox),
     schema: new PostgresSchema(sql),
     backups: new PostgresBackups(sql),
+    intelligence: new PostgresIntelligence(sql),
     async ping() {
       await sql`SELECT 1`;
     },

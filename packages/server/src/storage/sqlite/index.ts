@@ -5,6 +5,7 @@ import type { EngineStorage } from '../types.js';
 import { SqliteAccounts } from './accounts.js';
 import { SqliteAuthChanges } from './auth-changes.js';
 import { SqliteBackups } from './backups.js';
+import { SqliteIntelligence } from './intelligence.js';
 import { SqliteBilling } from './billing.js';
 import { SqliteClusters } from './clusters.js';
 import { SqliteDeliveries } from './deliveries.js';
@@ -102,6 +103,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     deliveries: new SqliteDeliveries(db, outbox, subscriptions),
     schema: new SqliteSchema(db),
     backups: new SqliteBackups(db, file),
+    intelligence: new SqliteIntelligence(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },
