@@ -534,7 +534,7 @@ export type Job = {
     | { collection: string }
     | { backupId: string }
     | { backupId: string; targetClusterId: string }
-    | { datasetId: string }
+    | { datasetId: string; fields: string[] | null }
     | { modelId: string }
     | { modelId: string; collection: string; sql: string | null; outputCollection: string };
   progress: { done: number; total: number | null };
@@ -586,7 +586,7 @@ export type JobList = {
       | { collection: string }
       | { backupId: string }
       | { backupId: string; targetClusterId: string }
-      | { datasetId: string }
+      | { datasetId: string; fields: string[] | null }
       | { modelId: string }
       | { modelId: string; collection: string; sql: string | null; outputCollection: string };
     progress: { done: number; total: number | null };

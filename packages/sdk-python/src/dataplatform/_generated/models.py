@@ -436,6 +436,8 @@ class DatasetJobInput(TypedDict):
     """The dataset a build copies rows into."""
 
     datasetId: str
+    #: The fields asked for; null for every field
+    fields: Optional[List[str]]
 
 
 class DatasetList(TypedDict):
@@ -548,7 +550,7 @@ class FieldSummary(TypedDict):
     mean: NotRequired[float]
     #: Numbers only: the population standard deviation
     std: NotRequired[float]
-    #: Strings, categories, booleans
+    #: Distinct values
     distinct: NotRequired[int]
     #: Strings, categories, booleans: the 10 most frequent values
     top: NotRequired[List[Dict[str, Any]]]
