@@ -1,9 +1,16 @@
+import { seeded, splitRows } from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { regressionMetrics } from '../src/services/intelligence/metrics.js';
-import { seeded, splitRows } from '../src/services/intelligence/split.js';
 import { startServer } from '../src/index.js';
+import { regressionMetrics } from '../src/services/intelligence/metrics.js';
 import { asUser, createCluster, memberAs, userOn } from './cluster-helpers.js';
-import { availableEngines, bearer, type SignedUp, signUp, startTestServer, type TestServer } from './helpers.js';
+import {
+  availableEngines,
+  bearer,
+  type SignedUp,
+  signUp,
+  startTestServer,
+  type TestServer,
+} from './helpers.js';
 
 type Row = Record<string, unknown>;
 interface DatasetAnswer {
@@ -52,7 +59,8 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
   let cluster: string;
   let dataKey: string;
 
-  const as = (method: string, path: string, body?: unknown, who = owner) => asUser(t, who, method, path, body);
+  const as = (method: string, path: string, body?: unknown, who = owner) =>
+    asUser(t, who, method, path, body);
   const keyWith = async (scopes: string[]) => {
     const made = await as('POST', '/api/keys', { name: scopes.join(' '), scopes, clusterId: cluster });
     expect(made.status, await made.clone().text()).toBe(201);
@@ -93,8 +101,19 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
   it('snapshots a collection: types and statistics inferred, later writes leave it as it was', async () => {
     expect(pointsSet).toMatchObject({ status: 'ready', rowCount: 400, failure: null });
     const types = Object.fromEntries(pointsSet.fields.map((f) => [f.name, f.type]));
-    expect(types).toEqual({ a: 'number', b: 'number', c: 'category', y: 'number', big: 'boolean', note: 'string' });
-    expect(pointsSet.fields.find((f) => f.name === 'c')).toMatchObject({ distinct: 2, count: 400, missing: 0 });
+    expect(types).toEqual({
+      a: 'number',
+      b: 'number',
+      c: 'category',
+      y: 'number',
+      big: 'boolean',
+      note: 'string',
+    });
+    expect(pointsSet.fields.find((f) => f.name === 'c')).toMatchObject({
+      distinct: 2,
+      count: 400,
+      missing: 0,
+    });
     const before = await (await as('GET', `/api/intelligence/datasets/${pointsSet._id}/rows?limit=3`)).json();
     await write('points', [{ _id: 'late', a: 1, b: 1, c: 'x', y: 0 }]);
     const patched = await t.call('PATCH', '/api/v1/data/points/p00000', { key: dataKey, body: { a: -99 } });
@@ -103,7 +122,9 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
     expect(after).toEqual(before);
     expect(after).toMatchObject({ total: 400, limit: 3, skip: 0 });
     expect((after as { data: Row[] }).data[0]!.a).not.toBe(-99);
-    const again = (await (await as('GET', `/api/intelligence/datasets/${pointsSet._id}`)).json()) as DatasetAnswer;
+    const again = (await (
+      await as('GET', `/api/intelligence/datasets/${pointsSet._id}`)
+    ).json()) as DatasetAnswer;
     expect(again.rowCount).toBe(400);
   });
 
@@ -210,9 +231,11 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
       expect(answer.error).toMatch(text);
     };
     const datasetId = pointsSet._id;
-    const before = ((await (await as('GET', `/api/intelligence/models?clusterId=${cluster}`)).json()) as {
-      data: unknown[];
-    }).data.length;
+    const before = (
+      (await (await as('GET', `/api/intelligence/models?clusterId=${cluster}`)).json()) as {
+        data: unknown[];
+      }
+    ).data.length;
     await refused({ datasetId, task: 'regression', target: 'nope' }, 400, /no field "nope"/);
     await refused({ datasetId, task: 'regression', target: 'y', features: ['a', 'zz'] }, 400, /zz/);
     await refused({ datasetId, task: 'regression', target: 'c' }, 400, /must be a number/);
@@ -225,17 +248,29 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
     const building = { ...pointsSet, _id: 'ds_building', clusterId: cluster, status: 'building' };
     await t.server.storage.intelligence.createDataset(building as never);
     await refused({ datasetId: 'ds_building', task: 'regression', target: 'y' }, 409, /building/);
-    const after = ((await (await as('GET', `/api/intelligence/models?clusterId=${cluster}`)).json()) as {
-      data: unknown[];
-    }).data.length;
+    const after = (
+      (await (await as('GET', `/api/intelligence/models?clusterId=${cluster}`)).json()) as {
+        data: unknown[];
+      }
+    ).data.length;
     expect(after).toBe(before);
   });
 
   it('lets viewers read and predict but not train; a non-member sees nothing; keys need their scopes', async () => {
-    const model = await train({ name: 'for-keys', datasetId: pointsSet._id, task: 'regression', target: 'y' });
+    const model = await train({
+      name: 'for-keys',
+      datasetId: pointsSet._id,
+      task: 'regression',
+      target: 'y',
+    });
     const viewer = await memberAs(t, owner, cluster, 'viewer');
     expect((await as('GET', `/api/intelligence/models/${model._id}`, undefined, viewer)).status).toBe(200);
-    const viewed = await as('POST', `/api/intelligence/models/${model._id}/predict`, { rows: [{ a: 1 }] }, viewer);
+    const viewed = await as(
+      'POST',
+      `/api/intelligence/models/${model._id}/predict`,
+      { rows: [{ a: 1 }] },
+      viewer,
+    );
     expect(viewed.status).toBe(200);
     const trainAsViewer = await as(
       'POST',
@@ -244,10 +279,14 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
       viewer,
     );
     expect(trainAsViewer.status).toBe(403);
-    expect((await as('DELETE', `/api/intelligence/datasets/${pointsSet._id}`, undefined, viewer)).status).toBe(403);
+    expect(
+      (await as('DELETE', `/api/intelligence/datasets/${pointsSet._id}`, undefined, viewer)).status,
+    ).toBe(403);
     const stranger = await signUp(t);
     expect((await as('GET', `/api/intelligence/models/${model._id}`, undefined, stranger)).status).toBe(404);
-    expect((await as('GET', `/api/intelligence/datasets/${pointsSet._id}`, undefined, stranger)).status).toBe(404);
+    expect((await as('GET', `/api/intelligence/datasets/${pointsSet._id}`, undefined, stranger)).status).toBe(
+      404,
+    );
 
     const predictKey = await keyWith(['query:execute']);
     const byKey = await t.call('POST', `/api/v1/intelligence/models/${model._id}/predict`, {
@@ -271,7 +310,10 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
 
   it('writes a batch prediction, one document per row', async () => {
     const model = await train({ name: 'batch', datasetId: pointsSet._id, task: 'regression', target: 'y' });
-    await write('fresh', points(30, 99).map((row) => ({ ...row, _id: `f${row._id}` })));
+    await write(
+      'fresh',
+      points(30, 99).map((row) => ({ ...row, _id: `f${row._id}` })),
+    );
     const res = await as('POST', '/api/intelligence/predictions', {
       modelId: model._id,
       collection: 'fresh',

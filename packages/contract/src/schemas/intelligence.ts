@@ -70,7 +70,9 @@ export const Dataset = z
     sql: z.string().nullable(),
     status: z.enum(DATASET_STATUSES),
     rowCount: z.number().int().min(0),
-    truncated: z.boolean().meta({ description: `True when the source had more than ${MAX_DATASET_ROWS} rows` }),
+    truncated: z
+      .boolean()
+      .meta({ description: `True when the source had more than ${MAX_DATASET_ROWS} rows` }),
     fields: z.array(FieldSummary),
     failure: z.string().nullable().meta({ description: 'Why a failed dataset failed' }),
     createdAt: Timestamp,
@@ -78,7 +80,8 @@ export const Dataset = z
   })
   .meta({
     id: 'Dataset',
-    description: "A snapshot of a collection's rows (later writes do not change it), its fields and statistics.",
+    description:
+      "A snapshot of a collection's rows (later writes do not change it), its fields and statistics.",
   });
 
 /** A dataset. */
@@ -167,7 +170,8 @@ export const Model = z
       .nullable()
       .meta({ description: 'By feature, summing to 1, where the algorithm has it; null otherwise' }),
     imputation: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).meta({
-      description: 'The value a missing feature takes: the training mean of a number, the most frequent value else',
+      description:
+        'The value a missing feature takes: the training mean of a number, the most frequent value else',
     }),
     classes: z
       .array(z.union([z.string(), z.number(), z.boolean()]))
@@ -212,7 +216,12 @@ export const ModelCreate = z
     }),
     params: z
       .strictObject({
-        seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+        seed: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1)
+          .optional(),
         k: z.number().int().min(2).max(100).optional().meta({ description: 'kmeans: clusters (3)' }),
         maxIterations: z.number().int().min(1).max(10_000).optional(),
         nEstimators: z.number().int().min(1).max(500).optional().meta({ description: 'random_forest (50)' }),
@@ -230,7 +239,9 @@ export type ModelCreate = z.input<typeof ModelCreate>;
 
 /** Body of a new model on the dashboard: a model of a dataset of `clusterId`. */
 export const ModelCreateInCluster = ModelCreate.extend({
-  clusterId: Id.optional().meta({ description: "The dataset's cluster; the caller's default cluster when left out" }),
+  clusterId: Id.optional().meta({
+    description: "The dataset's cluster; the caller's default cluster when left out",
+  }),
 }).meta({ id: 'ModelCreateInCluster', description: 'What to train, on which dataset of which cluster.' });
 
 /** Body of an online prediction. */
@@ -240,7 +251,7 @@ export const PredictRequest = z
       .array(z.record(z.string(), z.unknown()))
       .min(1)
       .max(MAX_PREDICT_ROWS)
-      .meta({ description: 'Objects with the model\'s features; a missing one takes the imputed value' }),
+      .meta({ description: "Objects with the model's features; a missing one takes the imputed value" }),
   })
   .meta({ id: 'PredictRequest', description: 'Rows to predict.' });
 
@@ -271,7 +282,10 @@ export const BatchPredictionCreate = z
     sql: z.string().min(1).max(SQL_MAX_LENGTH).optional(),
     outputCollection: CollectionName,
   })
-  .meta({ id: 'BatchPredictionCreate', description: 'Which rows to predict and where to write the predictions.' });
+  .meta({
+    id: 'BatchPredictionCreate',
+    description: 'Which rows to predict and where to write the predictions.',
+  });
 
 /** Body of a batch prediction, as the client sends it. */
 export type BatchPredictionCreate = z.input<typeof BatchPredictionCreate>;
@@ -280,7 +294,10 @@ export type BatchPredictionCreate = z.input<typeof BatchPredictionCreate>;
 export const DatasetJobInput = z
   .object({
     datasetId: z.string(),
-    fields: z.array(z.string()).nullable().meta({ description: 'The fields asked for; null for every field' }),
+    fields: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'The fields asked for; null for every field' }),
   })
   .meta({ id: 'DatasetJobInput', description: 'The dataset a build copies rows into.' });
 

@@ -21,9 +21,11 @@ export function intelligenceHandlers(
     'intelligence.datasets.delete': ({ request, params }) =>
       intelligence.deleteDataset(caller(request), params.id),
     'intelligence.models.create': ({ request, body }) => intelligence.createModel(caller(request), body),
-    'intelligence.models.list': ({ request, query }) => intelligence.listModels(caller(request), query.clusterId),
+    'intelligence.models.list': ({ request, query }) =>
+      intelligence.listModels(caller(request), query.clusterId),
     'intelligence.models.get': ({ request, params }) => intelligence.getModel(caller(request), params.id),
-    'intelligence.models.delete': ({ request, params }) => intelligence.deleteModel(caller(request), params.id),
+    'intelligence.models.delete': ({ request, params }) =>
+      intelligence.deleteModel(caller(request), params.id),
     'intelligence.models.predict': ({ request, params, body }) =>
       intelligence.predict(caller(request), params.id, body),
     'intelligence.predictions.create': ({ request, body }) =>

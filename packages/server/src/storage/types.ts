@@ -1,7 +1,6 @@
 import type { AccountStore } from './accounts.js';
 import type { AuthChanges } from './auth-cache.js';
 import type { BackupStore } from './backups.js';
-import type { IntelligenceStore } from './intelligence.js';
 import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
 import type { DeliveryStore } from './deliveries.js';
@@ -9,6 +8,7 @@ import type { DeviceAuthorizationStore } from './device-authorizations.js';
 import type { DocumentStore } from './documents.js';
 import type { FunctionStore } from './functions.js';
 import type { IdempotencyStore } from './idempotency.js';
+import type { IntelligenceStore } from './intelligence.js';
 import type { JobStore } from './jobs.js';
 import type { EngineKeyStore, KeyStore } from './keys.js';
 import type { MetricsStore } from './metrics.js';

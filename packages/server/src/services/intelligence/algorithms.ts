@@ -114,7 +114,12 @@ export function fit(
   params: Params,
 ): Fitted {
   if (algorithm === 'linear')
-    return linear(new MultivariateLinearRegression(x, y.map((v) => [v])));
+    return linear(
+      new MultivariateLinearRegression(
+        x,
+        y.map((v) => [v]),
+      ),
+    );
   if (algorithm === 'logistic') {
     const model = new LogisticRegression({
       numSteps: params.maxIterations ?? 500,
@@ -145,7 +150,9 @@ export function fit(
 /** A fitted algorithm again from its JSON. */
 export function load(algorithm: ModelAlgorithm, task: string, json: unknown, classes: number): Fitted {
   if (algorithm === 'linear')
-    return linear(MultivariateLinearRegression.load(json as Parameters<typeof MultivariateLinearRegression.load>[0]));
+    return linear(
+      MultivariateLinearRegression.load(json as Parameters<typeof MultivariateLinearRegression.load>[0]),
+    );
   if (algorithm === 'logistic') return logistic(LogisticRegression.load(json));
   if (algorithm === 'random_forest') {
     if (task === 'regression') {

@@ -1,5 +1,4 @@
-import type { FieldSummary } from '@dataplatform/contract';
-import { frequencies, isMissing, type Scalar } from './fields.js';
+import { type FieldSummary, frequencies, isMissing, type Scalar } from '@dataplatform/contract';
 
 /** One numeric input column of a model: a standardized number (or boolean as 0/1), or one category's indicator. */
 export type Column =
@@ -24,7 +23,10 @@ function numeric(value: unknown): number {
  * booleans are imputed with the training mean (booleans the most frequent) and standardized; strings and
  * categories are imputed with the most frequent value and one-hot encoded.
  */
-export function fitEncoding(rows: readonly Record<string, unknown>[], features: readonly FieldSummary[]): Encoding {
+export function fitEncoding(
+  rows: readonly Record<string, unknown>[],
+  features: readonly FieldSummary[],
+): Encoding {
   const columns: Column[] = [];
   const imputation: Record<string, Scalar> = {};
   for (const field of features) {

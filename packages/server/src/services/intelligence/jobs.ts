@@ -1,11 +1,18 @@
-import { type Dataset, MAX_DATASET_ROWS, type Model, STALE_JOB_MS } from '@dataplatform/contract';
+import {
+  type Dataset,
+  fieldNames,
+  keepFields,
+  MAX_DATASET_ROWS,
+  type Model,
+  STALE_JOB_MS,
+  summarize,
+} from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DocumentOperation } from '../../storage/documents.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
 import { nextId } from '../document-operations.js';
 import type { Params } from './algorithms.js';
-import { fieldNames, keepFields, summarize } from './fields.js';
 import type { Predictors } from './predictors.js';
 import { readSource } from './source-rows.js';
 import { TrainingFailed, trainOffThread } from './trainer.js';
@@ -54,7 +61,11 @@ export class IntelligenceJobs {
     if (existing) return existing;
     if (this.closed) return Promise.resolve();
     const work =
-      job.kind === 'dataset.build' ? this.build(job) : job.kind === 'model.train' ? this.train(job) : this.predict(job);
+      job.kind === 'dataset.build'
+        ? this.build(job)
+        : job.kind === 'model.train'
+          ? this.train(job)
+          : this.predict(job);
     const run = work
       .catch(async (error: unknown) => {
         const refused = error instanceof Refusal || error instanceof TrainingFailed;
@@ -92,7 +103,10 @@ export class IntelligenceJobs {
     const fields = fieldNames(rows, wanted ?? undefined).map((name) => summarize(name, rows));
     const absent = wanted?.filter((name) => !rows.some((row) => row[name] !== undefined)) ?? [];
     if (absent.length > 0) throw new Refusal(`No row has the field(s) ${absent.join(', ')}`);
-    await this.storage.intelligence.replaceRows(dataset._id, keepFields(rows, fields).map((r) => JSON.stringify(r)));
+    await this.storage.intelligence.replaceRows(
+      dataset._id,
+      keepFields(rows, fields).map((r) => JSON.stringify(r)),
+    );
     const ready: Dataset = {
       ...dataset,
       status: 'ready',
@@ -130,10 +144,21 @@ export class IntelligenceJobs {
   }
 
   private async predict(job: JobRecord): Promise<void> {
-    const input = job.input as { modelId: string; collection: string; sql: string | null; outputCollection: string };
+    const input = job.input as {
+      modelId: string;
+      collection: string;
+      sql: string | null;
+      outputCollection: string;
+    };
     const predictor = await this.predictors.of(input.modelId);
     if (!predictor) throw new Refusal('The model was deleted');
-    const { rows } = await readSource(this.storage, job.clusterId, input.collection, input.sql, MAX_DATASET_ROWS);
+    const { rows } = await readSource(
+      this.storage,
+      job.clusterId,
+      input.collection,
+      input.sql,
+      MAX_DATASET_ROWS,
+    );
     let written = 0;
     for (let start = 0; start < rows.length; start += WRITE_CHUNK) {
       const chunk = rows.slice(start, start + WRITE_CHUNK);
@@ -170,7 +195,12 @@ export class IntelligenceJobs {
     if (job.kind === 'dataset.build') {
       const dataset = await this.storage.intelligence.findDataset(job.input.datasetId as string);
       if (dataset)
-        await this.storage.intelligence.updateDataset({ ...dataset, status: 'failed', failure: message, completedAt: now });
+        await this.storage.intelligence.updateDataset({
+          ...dataset,
+          status: 'failed',
+          failure: message,
+          completedAt: now,
+        });
     } else if (job.kind === 'model.train') {
       const stored = await this.storage.intelligence.findModel(job.input.modelId as string);
       if (stored)

@@ -11,7 +11,12 @@ export interface Predictor {
 /** The predictor of an artifact: predictions in the target's own type, probabilities by class for classification. */
 export function predictorOf(artifactText: string): Predictor {
   const artifact = JSON.parse(artifactText) as Artifact;
-  const fitted: Fitted = load(artifact.algorithm, artifact.task, artifact.fitted, artifact.classes?.length ?? 0);
+  const fitted: Fitted = load(
+    artifact.algorithm,
+    artifact.task,
+    artifact.fitted,
+    artifact.classes?.length ?? 0,
+  );
   return {
     predict(rows) {
       const x = rows.map((row) => encodeRow(artifact.encoding, row));

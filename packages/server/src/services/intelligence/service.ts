@@ -1,14 +1,16 @@
-import type {
-  BatchPredictionCreate,
-  ClusterAction,
-  Dataset,
-  DatasetCreate,
-  Model,
-  ModelCreate,
-  PredictRequest,
+import {
+  type BatchPredictionCreate,
+  type ClusterAction,
+  checkModel,
+  type Dataset,
+  type DatasetCreate,
+  type Model,
+  type ModelCreate,
+  type PredictRequest,
 } from '@dataplatform/contract';
 import type { z } from 'zod';
 import { ApiError } from '../../http/errors.js';
+import { rejectViolation } from '../../http/validate.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
 import { newBackupJob } from '../backup-jobs.js';
@@ -16,7 +18,6 @@ import { sessionCluster } from '../cluster-access.js';
 import { nextId } from '../document-operations.js';
 import { publicJob } from '../jobs.js';
 import type { IntelligenceJobs } from './jobs.js';
-import { checkModel } from './model-checks.js';
 import type { Predictors } from './predictors.js';
 import { parseSource } from './source-rows.js';
 
@@ -128,6 +129,8 @@ export class IntelligenceService {
   /** Checks the body against the dataset, stores the model `training` and starts its job. */
   private async train(clusterId: string, dataset: Dataset, body: z.output<typeof ModelCreate>) {
     const checked = checkModel(body, dataset);
+    if ('violation' in checked) rejectViolation(checked.violation);
+    const { algorithm, target, features } = checked as Exclude<typeof checked, { violation: unknown }>;
     const suffix = nextId();
     const model: Model = {
       _id: `mdl_${suffix}`,
@@ -136,7 +139,9 @@ export class IntelligenceService {
       datasetId: dataset._id,
       status: 'training',
       task: body.task,
-      ...checked,
+      algorithm,
+      target,
+      features,
       params: { seed: 1, ...body.params },
       testFraction: body.testFraction ?? 0.2,
       metrics: {},
@@ -150,7 +155,10 @@ export class IntelligenceService {
       completedAt: null,
     };
     await this.storage.intelligence.createModel(model);
-    await this.run(newBackupJob('model.train', `job_${suffix}`, clusterId, { modelId: model._id }), dataset.rowCount);
+    await this.run(
+      newBackupJob('model.train', `job_${suffix}`, clusterId, { modelId: model._id }),
+      dataset.rowCount,
+    );
     return (await this.storage.intelligence.findModel(model._id))?.model ?? model;
   }
 
@@ -187,7 +195,8 @@ export class IntelligenceService {
 
   private async predictWith(model: Model, body: z.output<typeof PredictRequest>) {
     const predictor = model.status === 'ready' ? await this.predictors.of(model._id) : null;
-    if (!predictor) throw new ApiError('conflict', `Model "${model._id}" is ${model.status}: it cannot predict`);
+    if (!predictor)
+      throw new ApiError('conflict', `Model "${model._id}" is ${model.status}: it cannot predict`);
     return predictor.predict(body.rows);
   }
 

@@ -1,9 +1,16 @@
-import type { FieldSummary, Model, ModelAlgorithm, ModelTask } from '@dataplatform/contract';
+import {
+  type FieldSummary,
+  isMissing,
+  type Model,
+  type ModelAlgorithm,
+  type ModelTask,
+  type Scalar,
+  seeded,
+  splitRows,
+} from '@dataplatform/contract';
 import { fit, type Params } from './algorithms.js';
 import { type Encoding, encodeRow, fitEncoding } from './encoding.js';
-import { isMissing, type Scalar } from './fields.js';
 import { classificationMetrics, regressionMetrics, silhouette } from './metrics.js';
-import { seeded, splitRows } from './split.js';
 
 /** What a training thread is given: the dataset's rows and fields, and what to train. */
 export interface TrainingRequest {
@@ -89,12 +96,22 @@ export function train(request: TrainingRequest): TrainingResult {
       : task === 'classification'
         ? classificationMetrics(yTest, predicted)
         : (() => {
-            const points = sample(xTest.map((x, i) => ({ x, label: predicted[i]! })), params.seed);
-            return { silhouette: silhouette(points.map((p) => p.x), points.map((p) => p.label)) };
+            const points = sample(
+              xTest.map((x, i) => ({ x, label: predicted[i]! })),
+              params.seed,
+            );
+            return {
+              silhouette: silhouette(
+                points.map((p) => p.x),
+                points.map((p) => p.label),
+              ),
+            };
           })();
   const byColumn =
     fitted.importance?.() ??
-    (algorithm === 'random_forest' ? permutationImportance(fitted.predict, xTest, yTest, task, params.seed) : null);
+    (algorithm === 'random_forest'
+      ? permutationImportance(fitted.predict, xTest, yTest, task, params.seed)
+      : null);
   const artifact: Artifact = { version: 1, task, algorithm, encoding, classes, fitted: fitted.toJSON() };
   return {
     artifact: JSON.stringify(artifact),
@@ -126,11 +143,16 @@ function permutationImportance(
   task: ModelTask,
   seed: number,
 ): number[] {
-  const picked = sample(x.map((row, i) => ({ row, y: y[i]! })), seed);
+  const picked = sample(
+    x.map((row, i) => ({ row, y: y[i]! })),
+    seed,
+  );
   const rows = picked.map((p) => p.row);
   const truth = picked.map((p) => p.y);
   const score = (predicted: number[]) =>
-    task === 'regression' ? regressionMetrics(truth, predicted).r2 : classificationMetrics(truth, predicted).accuracy;
+    task === 'regression'
+      ? regressionMetrics(truth, predicted).r2
+      : classificationMetrics(truth, predicted).accuracy;
   const base = score(predict(rows));
   const random = seeded(seed + 1);
   return (rows[0] ?? []).map((_, column) => {

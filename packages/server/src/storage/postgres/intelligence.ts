@@ -26,7 +26,8 @@ export class PostgresIntelligence implements IntelligenceStore {
   }
 
   async updateDataset(d: Dataset): Promise<boolean> {
-    const result = await this.sql`UPDATE intelligence_datasets SET status = ${d.status}, body = ${JSON.stringify(d)}
+    const result = await this
+      .sql`UPDATE intelligence_datasets SET status = ${d.status}, body = ${JSON.stringify(d)}
       WHERE id = ${d._id}`;
     return result.count > 0;
   }
@@ -74,7 +75,8 @@ export class PostgresIntelligence implements IntelligenceStore {
   }
 
   async updateModel(m: Model, artifact: string | null): Promise<boolean> {
-    const result = await this.sql`UPDATE intelligence_models SET status = ${m.status}, body = ${JSON.stringify(m)},
+    const result = await this
+      .sql`UPDATE intelligence_models SET status = ${m.status}, body = ${JSON.stringify(m)},
       artifact = ${artifact} WHERE id = ${m._id}`;
     return result.count > 0;
   }

@@ -71,7 +71,9 @@ export class SqliteIntelligence implements IntelligenceStore {
   async replaceRows(datasetId: string, rows: readonly string[]): Promise<void> {
     this.db.transaction(() => {
       this.stmt.deleteRows.run(datasetId);
-      rows.forEach((data, n) => this.stmt.insertRow.run(datasetId, n, data));
+      rows.forEach((data, n) => {
+        this.stmt.insertRow.run(datasetId, n, data);
+      });
     })();
   }
 
