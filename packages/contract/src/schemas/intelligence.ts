@@ -92,6 +92,9 @@ export const DatasetList = z
   .object({ data: z.array(Dataset) })
   .meta({ id: 'DatasetList', description: 'Datasets of a cluster, newest first.' });
 
+/** A list of datasets. */
+export type DatasetList = z.infer<typeof DatasetList>;
+
 /** Body of a new dataset. */
 export const DatasetCreate = z
   .strictObject({
@@ -150,6 +153,9 @@ export const ModelMetrics = z
   })
   .meta({ id: 'ModelMetrics', description: 'Metrics on the held-out rows only.' });
 
+/** Metrics of a model. */
+export type ModelMetrics = z.infer<typeof ModelMetrics>;
+
 /** A model. */
 export const Model = z
   .object({
@@ -192,6 +198,9 @@ export type Model = z.infer<typeof Model>;
 export const ModelList = z
   .object({ data: z.array(Model) })
   .meta({ id: 'ModelList', description: 'Models of a cluster, newest first.' });
+
+/** A list of models. */
+export type ModelList = z.infer<typeof ModelList>;
 
 /** Body of a new model. */
 export const ModelCreate = z
@@ -243,6 +252,9 @@ export const ModelCreateInCluster = ModelCreate.extend({
     description: "The dataset's cluster; the caller's default cluster when left out",
   }),
 }).meta({ id: 'ModelCreateInCluster', description: 'What to train, on which dataset of which cluster.' });
+
+/** Body of a new model on the dashboard, as the client sends it. */
+export type ModelCreateInCluster = z.input<typeof ModelCreateInCluster>;
 
 /** Body of an online prediction. */
 export const PredictRequest = z
