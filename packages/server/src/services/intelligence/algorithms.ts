@@ -1,3 +1,4 @@
+/// <reference path="./ml-logistic-regression.d.ts" />
 import type { ModelAlgorithm } from '@dataplatform/contract';
 import { kmeans } from 'ml-kmeans';
 import LogisticRegression from 'ml-logistic-regression';
