@@ -1,11 +1,12 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_INDEXES_PER_COLLECTION, STALE_JOB_MS } from '@dataplatform/contract';
+import { MAX_INDEXES_PER_COLLECTION } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BackupRow } from '../storage/backups.js';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
 import { InvalidArchive, restoreEntries, verifyArchive, writeArchive } from './backup-archive.js';
+import { JobRunner } from './job-runner.js';
 import type { SchemaGuards } from './schema-guards.js';
 
 /** Thrown inside a backup's snapshot when its job was cancelled (its save refused). */
@@ -45,59 +46,29 @@ export function newBackupJob(
  * start (on PostgreSQL, those no instance saved for `STALE_JOB_MS`): a backup takes a new snapshot, and a
  * restore, which changed nothing or everything, swaps again.
  */
-export class BackupJobs {
-  private readonly running = new Map<string, Promise<void>>();
-  private closed = false;
-
+export class BackupJobs extends JobRunner {
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly guards: SchemaGuards,
     readonly dir: string,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+    log: FastifyBaseLogger,
+  ) {
+    super(storage, log, ['backup', 'restore']);
+  }
+
+  protected work(job: JobRecord): Promise<void> {
+    return job.kind === 'backup' ? this.backup(job) : this.restore(job);
+  }
+
+  /** A backup whose job stopped on an error failed too. */
+  protected override async stopped(job: JobRecord, error: unknown): Promise<void> {
+    await super.stopped(job, error);
+    if (job.kind === 'backup') await this.failBackup(job.input.backupId as string);
+  }
 
   /** The archive file of a backup. */
   fileOf(backupId: string): string {
     return join(this.dir, `${backupId}.ndjson.gz`);
-  }
-
-  async resumeUnfinished(): Promise<void> {
-    const shared = this.storage.engine !== 'sqlite';
-    for (const kind of ['backup', 'restore'] as const) {
-      for (const job of await this.storage.jobs.unfinished(kind)) {
-        if (shared && Date.now() - Date.parse(job.updatedAt) < STALE_JOB_MS) continue;
-        const now = new Date().toISOString();
-        if (!(await this.storage.jobs.restart(job.id, job, now))) continue;
-        this.start({ ...job, status: 'running', startedAt: now, updatedAt: now, finishedAt: null });
-      }
-    }
-  }
-
-  /** Runs the job in the background (once per job on this instance); the promise settles when it stops. */
-  start(job: JobRecord): Promise<void> {
-    const existing = this.running.get(job.id);
-    if (existing) return existing;
-    if (this.closed) return Promise.resolve();
-    const work = job.kind === 'backup' ? this.backup(job) : this.restore(job);
-    const run = work
-      .catch(async (error: unknown) => {
-        this.log.error({ err: error, jobId: job.id }, `${job.kind} job stopped`);
-        await this.finish(job, { failure: { code: 'internal', message: 'The job stopped on an error' } });
-        if (job.kind === 'backup') await this.failBackup(job.input.backupId as string);
-      })
-      .finally(() => this.running.delete(job.id));
-    this.running.set(job.id, run);
-    return run;
-  }
-
-  /** Waits for every running job (tests). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.running.values()]);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.idle();
   }
 
   private async backup(job: JobRecord): Promise<void> {
@@ -220,16 +191,5 @@ export class BackupJobs {
         status: 'failed',
         completedAt: new Date().toISOString(),
       });
-  }
-
-  private save(job: JobRecord, change: Partial<JobRecord>): Promise<boolean> {
-    Object.assign(job, change, { updatedAt: new Date().toISOString() });
-    return this.storage.jobs.save(job);
-  }
-
-  /** Ends the job: `failed` with a failure, else `succeeded`. */
-  private async finish(job: JobRecord, change: Partial<JobRecord>): Promise<void> {
-    const now = new Date().toISOString();
-    await this.save(job, { ...change, status: change.failure ? 'failed' : 'succeeded', finishedAt: now });
   }
 }

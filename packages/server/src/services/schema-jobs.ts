@@ -1,8 +1,9 @@
-import { STALE_JOB_MS, VALIDATOR_CHECK_SAMPLES } from '@dataplatform/contract';
+import { VALIDATOR_CHECK_SAMPLES } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
 import { nextId } from './document-operations.js';
+import { JobRunner } from './job-runner.js';
 import { compileSchema, type SchemaGuards } from './schema-guards.js';
 
 /** Documents read per step of a check, and removed per step of a drop: each step holds the database briefly. */
@@ -44,52 +45,17 @@ export function newSchemaJob(
  * up the jobs a stop left unfinished (on PostgreSQL, those no instance saved for `STALE_JOB_MS`), from the start
  * for a check and where it was for a drop (its cutoff is its creation time).
  */
-export class SchemaJobs {
-  private readonly running = new Map<string, Promise<void>>();
-  private closed = false;
-
+export class SchemaJobs extends JobRunner {
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly guards: SchemaGuards,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  async resumeUnfinished(): Promise<void> {
-    const shared = this.storage.engine !== 'sqlite';
-    for (const kind of ['validator.check', 'collection.drop'] as const) {
-      for (const job of await this.storage.jobs.unfinished(kind)) {
-        if (shared && Date.now() - Date.parse(job.updatedAt) < STALE_JOB_MS) continue;
-        const now = new Date().toISOString();
-        if (!(await this.storage.jobs.restart(job.id, job, now))) continue;
-        this.start({ ...job, status: 'running', startedAt: now, updatedAt: now, finishedAt: null });
-      }
-    }
+    log: FastifyBaseLogger,
+  ) {
+    super(storage, log, ['validator.check', 'collection.drop']);
   }
 
-  /** Runs the job in the background (once per job on this instance); the promise settles when it stops. */
-  start(job: JobRecord): Promise<void> {
-    const existing = this.running.get(job.id);
-    if (existing) return existing;
-    if (this.closed) return Promise.resolve();
-    const work = job.kind === 'validator.check' ? this.check(job) : this.drop(job);
-    const run = work
-      .catch(async (error: unknown) => {
-        this.log.error({ err: error, jobId: job.id }, `${job.kind} job stopped`);
-        await this.finish(job, { failure: { code: 'internal', message: 'The job stopped on an error' } });
-      })
-      .finally(() => this.running.delete(job.id));
-    this.running.set(job.id, run);
-    return run;
-  }
-
-  /** Waits for every running job (tests), or after `close` for each to stop at its next step. */
-  async idle(): Promise<void> {
-    await Promise.all([...this.running.values()]);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.idle();
+  protected work(job: JobRecord): Promise<void> {
+    return job.kind === 'validator.check' ? this.check(job) : this.drop(job);
   }
 
   private async check(job: JobRecord): Promise<void> {
@@ -156,16 +122,5 @@ export class SchemaJobs {
     this.guards.forget(clusterId, collection);
     for (const index of await this.storage.schema.listIndexes(clusterId, collection))
       await this.storage.schema.dropIndex(clusterId, collection, index.name);
-  }
-
-  private save(job: JobRecord, change: Partial<JobRecord>): Promise<boolean> {
-    Object.assign(job, change, { updatedAt: new Date().toISOString() });
-    return this.storage.jobs.save(job);
-  }
-
-  /** Ends the job: `failed` with a failure, else `succeeded`. */
-  private async finish(job: JobRecord, change: Partial<JobRecord>): Promise<void> {
-    const now = new Date().toISOString();
-    await this.save(job, { ...change, status: change.failure ? 'failed' : 'succeeded', finishedAt: now });
   }
 }

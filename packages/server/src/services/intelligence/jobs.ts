@@ -4,7 +4,6 @@ import {
   keepFields,
   MAX_DATASET_ROWS,
   type Model,
-  STALE_JOB_MS,
   summarize,
 } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,6 +11,7 @@ import type { DocumentOperation } from '../../storage/documents.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
 import { nextId } from '../document-operations.js';
+import { JobRunner } from '../job-runner.js';
 import type { Params } from './algorithms.js';
 import type { Predictors } from './predictors.js';
 import { readSource } from './source-rows.js';
@@ -33,60 +33,27 @@ class Refusal extends Error {}
  * training trains again, a batch prediction writes again (documents written before keep their ids and are not
  * written twice).
  */
-export class IntelligenceJobs {
-  private readonly running = new Map<string, Promise<void>>();
-  private closed = false;
-
+export class IntelligenceJobs extends JobRunner {
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly predictors: Predictors,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  async resumeUnfinished(): Promise<void> {
-    const shared = this.storage.engine !== 'sqlite';
-    for (const kind of KINDS) {
-      for (const job of await this.storage.jobs.unfinished(kind)) {
-        if (shared && Date.now() - Date.parse(job.updatedAt) < STALE_JOB_MS) continue;
-        const now = new Date().toISOString();
-        if (!(await this.storage.jobs.restart(job.id, job, now))) continue;
-        this.start({ ...job, status: 'running', startedAt: now, updatedAt: now, finishedAt: null });
-      }
-    }
+    log: FastifyBaseLogger,
+  ) {
+    super(storage, log, KINDS);
   }
 
-  /** Runs the job in the background (once per job on this instance); the promise settles when it stops. */
-  start(job: JobRecord): Promise<void> {
-    const existing = this.running.get(job.id);
-    if (existing) return existing;
-    if (this.closed) return Promise.resolve();
-    const work =
-      job.kind === 'dataset.build'
-        ? this.build(job)
-        : job.kind === 'model.train'
-          ? this.train(job)
-          : this.predict(job);
-    const run = work
-      .catch(async (error: unknown) => {
-        const refused = error instanceof Refusal || error instanceof TrainingFailed;
-        if (!refused) this.log.error({ err: error, jobId: job.id }, `${job.kind} job stopped`);
-        const message = refused ? (error as Error).message : 'The job stopped on an error';
-        await this.fail(job, message);
-        await this.finish(job, { failure: { code: refused ? 'refused' : 'internal', message } });
-      })
-      .finally(() => this.running.delete(job.id));
-    this.running.set(job.id, run);
-    return run;
+  protected work(job: JobRecord): Promise<void> {
+    if (job.kind === 'dataset.build') return this.build(job);
+    return job.kind === 'model.train' ? this.train(job) : this.predict(job);
   }
 
-  /** Waits for every running job (tests). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.running.values()]);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.idle();
+  /** A refusal (a deleted dataset, an algorithm's error) fails the job and shows on the dataset or model. */
+  protected override async stopped(job: JobRecord, error: unknown): Promise<void> {
+    const refused = error instanceof Refusal || error instanceof TrainingFailed;
+    if (!refused) this.log.error({ err: error, jobId: job.id }, `${job.kind} job stopped`);
+    const message = refused ? (error as Error).message : 'The job stopped on an error';
+    await this.fail(job, message);
+    await this.finish(job, { failure: { code: refused ? 'refused' : 'internal', message } });
   }
 
   private async build(job: JobRecord): Promise<void> {
@@ -209,16 +176,5 @@ export class IntelligenceJobs {
           null,
         );
     }
-  }
-
-  private save(job: JobRecord, change: Partial<JobRecord>): Promise<boolean> {
-    Object.assign(job, change, { updatedAt: new Date().toISOString() });
-    return this.storage.jobs.save(job);
-  }
-
-  /** Ends the job: `failed` with a failure, else `succeeded`. */
-  private async finish(job: JobRecord, change: Partial<JobRecord>): Promise<void> {
-    const now = new Date().toISOString();
-    await this.save(job, { ...change, status: change.failure ? 'failed' : 'succeeded', finishedAt: now });
   }
 }
