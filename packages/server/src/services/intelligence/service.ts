@@ -116,7 +116,9 @@ export class IntelligenceService {
     const dataset = await this.dataset(caller, id, 'read');
     if (dataset.status !== 'ready')
       throw new ApiError('conflict', `Dataset "${id}" is ${dataset.status}: it has no rows to read yet`);
-    const rows = await this.storage.intelligence.rows(id, page.skip, page.limit);
+    // Past the last row there is nothing to read (and a skip past 2^31 is more than a row number can hold).
+    const rows =
+      page.skip >= dataset.rowCount ? [] : await this.storage.intelligence.rows(id, page.skip, page.limit);
     return { data: rows.map((text) => JSON.parse(text) as object), total: dataset.rowCount, ...page };
   }
 
