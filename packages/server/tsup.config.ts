@@ -32,11 +32,12 @@ const external = [
 ];
 
 export default defineConfig({
-  // The batch planner's thread loads its script by a URL next to the chunk that starts it, so it must be an entry.
+  // The batch planner's and the training threads load their scripts by a URL next to the chunk that starts it, so it must be an entry.
   entry: {
     index: 'src/index.ts',
     bin: 'src/bin.ts',
     'batch-plan-worker': 'src/services/batch-plan-worker.ts',
+    'training-worker': 'src/services/intelligence/training-worker.ts',
   },
   format: ['esm'],
   external,

@@ -9,6 +9,7 @@ import { newConfigCommand } from './commands/config/index.js';
 import { newDataCommand } from './commands/data/index.js';
 import { newFunctionsCommand } from './commands/functions/index.js';
 import { newIndexesCommand } from './commands/indexes/index.js';
+import { newIntelligenceCommand } from './commands/intelligence/index.js';
 import { newJobsCommand } from './commands/jobs/index.js';
 import { newKeysCommand } from './commands/keys/index.js';
 import { newLoginCommand } from './commands/login/login.js';
@@ -92,6 +93,7 @@ export function createProgram(f: Factory, name = 'dp'): Command {
     .addCommand(newSchemaCommand(f))
     .addCommand(newIndexesCommand(f))
     .addCommand(newBackupsCommand(f))
+    .addCommand(newIntelligenceCommand(f))
     .addCommand(newWebhooksCommand(f))
     .addCommand(newLogsCommand(f))
     .addCommand(newMetricsCommand(f))

@@ -57,7 +57,7 @@ function looksLikeCron(cron: string): boolean {
 }
 
 /** The cluster a session acts on, when its role allows `action`; `cls_mock` for the mocks' own keys. */
-function clusterOf(input: OperationInput, clusterId: string | null, action: ClusterAction): string {
+export function clusterOf(input: OperationInput, clusterId: string | null, action: ClusterAction): string {
   const account = input.account;
   if (!account?.session) return clusterId ?? 'cls_mock';
   const { userId } = account.session;
@@ -87,7 +87,8 @@ function backupOf(input: OperationInput, store: DocumentStore, action: ClusterAc
   return found;
 }
 
-function finishedJob(
+/** A job of the mocks, finished as it starts, recorded in the ledger of jobs. */
+export function finishedJob(
   input: OperationInput,
   clusterId: string,
   fields: Pick<Job, 'kind' | 'input' | 'result'>,

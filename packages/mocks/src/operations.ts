@@ -7,6 +7,7 @@ import { clusterOperations, memberOperations } from './cluster-operations.js';
 import { documentOperations, type Operation } from './document-operations.js';
 import { functionOperations, triggerOperations } from './function-operations.js';
 import { importOperations } from './import-operations.js';
+import { intelligenceOperations } from './intelligence-operations.js';
 import { keyOperations } from './key-operations.js';
 import { metricsOperations } from './metrics-operations.js';
 import { notificationOperations } from './notification-operations.js';
@@ -35,4 +36,5 @@ export const operations: Record<RouteId, Operation> = {
   ...functionOperations,
   ...triggerOperations,
   ...backupOperations,
+  ...intelligenceOperations,
 };

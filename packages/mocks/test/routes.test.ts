@@ -281,6 +281,55 @@ async function backupCall(route: { id: string; path: string }) {
   return { path: route.path.replace('{id}', made.body._id), json, headers };
 }
 
+/** An intelligence route's request: a dataset and a model of a new user's default cluster, and a key of it. */
+async function intelligenceCall(route: { id: string; path: string }) {
+  const user = await signUp();
+  const headers = { Authorization: `Bearer ${user.token}` };
+  const collection = `ml${++intelligenceRuns}`;
+  const operations = Array.from({ length: 12 }, (_, i) => ({
+    op: 'insert',
+    collection,
+    data: { _id: `p${i}`, x: i, y: 2 * i },
+  }));
+  expect(
+    (await call('POST', '/api/v1/data/batch', { key: null, json: { operations }, headers })).status,
+  ).toBe(200);
+  const dataset = await call('POST', '/api/intelligence/datasets', {
+    key: null,
+    json: { name: 'd', collection },
+    headers,
+  });
+  const training = { name: 'm', datasetId: dataset.body._id, task: 'regression', target: 'y' };
+  const model = await call('POST', '/api/intelligence/models', { key: null, json: training, headers });
+  const made = await call('POST', '/api/keys', {
+    key: null,
+    json: { name: 'ml', scopes: ['query:execute', 'experiment:write'] },
+    headers,
+  });
+  const bodies: Record<string, unknown> = {
+    'intelligence.datasets.create': { name: 'again', collection },
+    'intelligence.models.create': training,
+    'intelligence.models.train': training,
+    'intelligence.models.predict': { rows: [{ x: 1 }] },
+    'intelligence.models.predictByKey': { rows: [{ x: 1 }] },
+    'intelligence.predictions.create': {
+      modelId: model.body._id,
+      collection,
+      outputCollection: `${collection}out`,
+    },
+  };
+  const byKey = route.path.startsWith('/api/v1/');
+  const id = route.id.startsWith('intelligence.datasets') ? dataset.body._id : model.body._id;
+  return {
+    path: route.path.replace('{id}', id),
+    json: bodies[route.id],
+    headers: byKey ? undefined : headers,
+    key: byKey ? (made.body.secret as string) : null,
+  };
+}
+
+let intelligenceRuns = 0;
+
 describe('the route table', () => {
   it('has an implementation for every route of the contract', () => {
     for (const route of routes) expect(Object.keys(operations), route.id).toContain(route.id);
@@ -342,6 +391,9 @@ describe('the route table', () => {
       if (route.tag === 'backups') {
         const { path, json, headers } = await backupCall(route);
         result = await call(route.method, path, { key: null, json, headers });
+      } else if (route.tag === 'intelligence') {
+        const { path, json, headers, key } = await intelligenceCall(route);
+        result = await call(route.method, path, { key, json, headers });
       } else if (route.tag === 'functions' || route.tag === 'triggers') {
         const { path, json, headers, key } = await functionCall(route);
         result = await call(route.method, path, { key, json, headers });

@@ -20,6 +20,7 @@ import { Billing } from './resources/billing.js';
 import { Clusters } from './resources/clusters.js';
 import { Data } from './resources/data.js';
 import { Functions } from './resources/functions.js';
+import { Intelligence } from './resources/intelligence/index.js';
 import { Jobs } from './resources/jobs.js';
 import { Keys } from './resources/keys.js';
 import { Logs } from './resources/logs.js';
@@ -108,6 +109,8 @@ export class DataPlatform {
   readonly schema: Schema;
   /** Backups of clusters, their archives and restores: `/api/backups/*` (session token only). */
   readonly backups: Backups;
+  /** Datasets, models and predictions: `/api/intelligence/*` (session) and `/api/v1/intelligence/*` (key). */
+  readonly intelligence: Intelligence;
   /** Triggers on document events and schedules: `/api/triggers/*`, `/api/v1/triggers/{id}/run`. */
   readonly triggers: Triggers;
 
@@ -164,6 +167,7 @@ export class DataPlatform {
     this.triggers = new Triggers(this);
     this.schema = new Schema(this);
     this.backups = new Backups(this);
+    this.intelligence = new Intelligence(this);
   }
 
   /** The bearer token in use, if any: the `token` option, or one stored by `auth.signIn(…, { storeToken: true })`. */

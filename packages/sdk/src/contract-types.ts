@@ -157,6 +157,14 @@ export type BackupSchedule = {
 /** Body of a schedule change, as the client sends it. */
 export type BackupScheduleUpdate = { cron: string | null; retain: number; clusterId?: string | undefined };
 
+/** Body of a batch prediction, as the client sends it. */
+export type BatchPredictionCreate = {
+  modelId: string;
+  collection: string;
+  outputCollection: string;
+  sql?: string | undefined;
+};
+
 /** A billing account. */
 export type BillingAccount = {
   _id: string;
@@ -295,6 +303,74 @@ export type CurrentSession = {
   } | null;
 };
 
+/** A dataset. */
+export type Dataset = {
+  _id: string;
+  clusterId: string;
+  name: string;
+  collection: string;
+  sql: string | null;
+  status: 'failed' | 'building' | 'ready';
+  rowCount: number;
+  truncated: boolean;
+  fields: {
+    name: string;
+    type: 'string' | 'number' | 'boolean' | 'category';
+    count: number;
+    missing: number;
+    min?: number | undefined;
+    max?: number | undefined;
+    mean?: number | undefined;
+    std?: number | undefined;
+    distinct?: number | undefined;
+    top?: { value: string | boolean; count: number }[] | undefined;
+  }[];
+  failure: string | null;
+  createdAt: string;
+  completedAt: string | null;
+};
+
+/** Body of a new dataset, as the client sends it. */
+export type DatasetCreate = {
+  name: string;
+  collection: string;
+  clusterId?: string | undefined;
+  sql?: string | undefined;
+  fields?: string[] | undefined;
+};
+
+/** A list of datasets. */
+export type DatasetList = {
+  data: {
+    _id: string;
+    clusterId: string;
+    name: string;
+    collection: string;
+    sql: string | null;
+    status: 'failed' | 'building' | 'ready';
+    rowCount: number;
+    truncated: boolean;
+    fields: {
+      name: string;
+      type: 'string' | 'number' | 'boolean' | 'category';
+      count: number;
+      missing: number;
+      min?: number | undefined;
+      max?: number | undefined;
+      mean?: number | undefined;
+      std?: number | undefined;
+      distinct?: number | undefined;
+      top?: { value: string | boolean; count: number }[] | undefined;
+    }[];
+    failure: string | null;
+    createdAt: string;
+    completedAt: string | null;
+  }[];
+};
+
+/** A page of dataset rows. */
+export type DatasetRows = { data: Record<string, unknown>[]; total: number; limit: number; skip: number };
+
 /** Answer of a DELETE. */
 export type DeletedResponse = { _id: string; deleted: true };
 
@@ -362,6 +438,20 @@ export type ErrorCode =
 
 /** The body of every error answer. */
 export type ErrorResponse = { error: string; code: string; requestId: string; details?: unknown };
+
+/** A field summary. */
+export type FieldSummary = {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'category';
+  count: number;
+  missing: number;
+  min?: number | undefined;
+  max?: number | undefined;
+  mean?: number | undefined;
+  std?: number | undefined;
+  distinct?: number | undefined;
+  top?: { value: string | boolean; count: number }[] | undefined;
+};
 
 /** A request to create a function. */
 export type FunctionCreate = {
@@ -533,7 +623,10 @@ export type Job = {
     | 'validator.check'
     | 'collection.drop'
     | 'backup'
-    | 'restore';
+    | 'restore'
+    | 'dataset.build'
+    | 'model.train'
+    | 'prediction.batch';
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   clusterId: string;
   input:
@@ -543,7 +636,10 @@ export type Job = {
     | { collection: string }
     | { collection: string }
     | { backupId: string; retain?: number | undefined }
-    | { backupId: string; targetClusterId: string };
+    | { backupId: string; targetClusterId: string }
+    | { datasetId: string; fields: string[] | null }
+    | { modelId: string }
+    | { modelId: string; collection: string; sql: string | null; outputCollection: string };
   progress: { done: number; total: number | null };
   result:
     | {
@@ -574,7 +670,10 @@ export type JobList = {
       | 'validator.check'
       | 'collection.drop'
       | 'backup'
-      | 'restore';
+      | 'restore'
+      | 'dataset.build'
+      | 'model.train'
+      | 'prediction.batch';
     status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
     clusterId: string;
     input:
@@ -589,7 +688,10 @@ export type JobList = {
       | { collection: string }
       | { collection: string }
       | { backupId: string; retain?: number | undefined }
-      | { backupId: string; targetClusterId: string };
+      | { backupId: string; targetClusterId: string }
+      | { datasetId: string; fields: string[] | null }
+      | { modelId: string }
+      | { modelId: string; collection: string; sql: string | null; outputCollection: string };
     progress: { done: number; total: number | null };
     result:
       | {
@@ -661,6 +763,120 @@ export type MetricsSummary = {
   webhookSuccessRate: number | null;
   functionInvocations: number;
   requestsToday: number;
+};
+
+/** A model. */
+export type Model = {
+  _id: string;
+  clusterId: string;
+  name: string;
+  datasetId: string;
+  status: 'failed' | 'ready' | 'training';
+  task: 'regression' | 'classification' | 'clustering';
+  algorithm: 'linear' | 'logistic' | 'random_forest' | 'kmeans';
+  target: string | null;
+  features: string[];
+  params: Record<string, unknown>;
+  testFraction: number;
+  metrics: {
+    rmse?: number | undefined;
+    r2?: number | undefined;
+    accuracy?: number | undefined;
+    f1?: number | undefined;
+    silhouette?: number | undefined;
+  };
+  featureImportance: Record<string, number> | null;
+  imputation: Record<string, string | number | boolean>;
+  classes: (string | number | boolean)[] | null;
+  trainRows: number;
+  testRows: number;
+  failure: string | null;
+  createdAt: string;
+  completedAt: string | null;
+};
+
+/** Body of a new model, as the client sends it. */
+export type ModelCreate = {
+  name: string;
+  datasetId: string;
+  task: 'regression' | 'classification' | 'clustering';
+  target?: string | undefined;
+  features?: string[] | undefined;
+  algorithm?: 'linear' | 'logistic' | 'random_forest' | 'kmeans' | undefined;
+  params?:
+    | {
+        seed?: number | undefined;
+        k?: number | undefined;
+        maxIterations?: number | undefined;
+        nEstimators?: number | undefined;
+        maxDepth?: number | undefined;
+        learningRate?: number | undefined;
+      }
+    | undefined;
+  testFraction?: number | undefined;
+};
+
+/** Body of a new model on the dashboard, as the client sends it. */
+export type ModelCreateInCluster = {
+  name: string;
+  datasetId: string;
+  task: 'regression' | 'classification' | 'clustering';
+  target?: string | undefined;
+  features?: string[] | undefined;
+  algorithm?: 'linear' | 'logistic' | 'random_forest' | 'kmeans' | undefined;
+  params?:
+    | {
+        seed?: number | undefined;
+        k?: number | undefined;
+        maxIterations?: number | undefined;
+        nEstimators?: number | undefined;
+        maxDepth?: number | undefined;
+        learningRate?: number | undefined;
+      }
+    | undefined;
+  testFraction?: number | undefined;
+  clusterId?: string | undefined;
+};
+
+/** A list of models. */
+export type ModelList = {
+  data: {
+    _id: string;
+    clusterId: string;
+    name: string;
+    datasetId: string;
+    status: 'failed' | 'ready' | 'training';
+    task: 'regression' | 'classification' | 'clustering';
+    algorithm: 'linear' | 'logistic' | 'random_forest' | 'kmeans';
+    target: string | null;
+    features: string[];
+    params: Record<string, unknown>;
+    testFraction: number;
+    metrics: {
+      rmse?: number | undefined;
+      r2?: number | undefined;
+      accuracy?: number | undefined;
+      f1?: number | undefined;
+      silhouette?: number | undefined;
+    };
+    featureImportance: Record<string, number> | null;
+    imputation: Record<string, string | number | boolean>;
+    classes: (string | number | boolean)[] | null;
+    trainRows: number;
+    testRows: number;
+    failure: string | null;
+    createdAt: string;
+    completedAt: string | null;
+  }[];
+};
+
+/** Metrics of a model. */
+export type ModelMetrics = {
+  rmse?: number | undefined;
+  r2?: number | undefined;
+  accuracy?: number | undefined;
+  f1?: number | undefined;
+  silhouette?: number | undefined;
 };
 
 export type Notification = {
@@ -763,6 +979,12 @@ export type PasswordReset = { reset: true; sessionsEnded: number };
 /** A plan of a billing account. */
 export type Plan = 'free' | 'starter' | 'team' | 'payg';
 
+/** Body of an online prediction, as the client sends it. */
+export type PredictRequest = { rows: Record<string, unknown>[] };
+
+/** The answer of an online prediction. */
+export type PredictResult = { predictions: unknown[]; probabilities?: Record<string, number>[] | undefined };
+
 /** A payment provider's page. */
 export type RedirectUrl = { url: string };
 
@@ -856,7 +1078,7 @@ export type SignUpRequest = { email: string; password: string; name: string };
 /** An aggregate of a grouped query: `COUNT(*)`, `COUNT([DISTINCT] field)`, `SUM`, `AVG`, `MIN` or `MAX` of a field. */
 export type SqlAggregate =
   | { fn: 'count'; path?: string[] | undefined; distinct?: true | undefined }
-  | { fn: 'sum' | 'avg' | 'min' | 'max'; path: string[] };
+  | { fn: 'min' | 'max' | 'sum' | 'avg'; path: string[] };
 
 /** Comparison operators of a condition leaf that take one value. */
 export type SqlCompareOp = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'like' | 'notLike';

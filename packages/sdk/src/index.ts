@@ -13,6 +13,7 @@ export type {
   ApiKeyUsageEntry,
   ApiKeyWithSecret,
   AuthSession,
+  BatchPredictionCreate,
   BillingAccount,
   CheckoutRequest,
   Cluster,
@@ -26,10 +27,15 @@ export type {
   CollectionInfoList,
   CollectionQuery,
   CurrentSession,
+  Dataset,
+  DatasetCreate,
+  DatasetList,
+  DatasetRows,
   DeletedResponse,
   DocumentPage,
   ErrorCode,
   ErrorResponse,
+  FieldSummary,
   FunctionCreate,
   FunctionDeploy,
   FunctionDetail,
@@ -63,8 +69,15 @@ export type {
   NotificationPreferences,
   NotificationPreferencesUpdate,
   NotificationsRead,
+  Model,
+  ModelCreate,
+  ModelCreateInCluster,
+  ModelList,
+  ModelMetrics,
   PasswordReset,
   Plan,
+  PredictRequest,
+  PredictResult,
   RedirectUrl,
   RequestLogEntry,
   RequestLogList,
@@ -168,6 +181,14 @@ export {
   type InvocationListParams,
 } from './resources/functions.js';
 export { GroupedQueryBuilder, type GroupRow } from './resources/grouped-query.js';
+export {
+  type DatasetRowsParams,
+  Datasets,
+  type IntelligenceClusterParams,
+} from './resources/intelligence/datasets.js';
+export { Intelligence } from './resources/intelligence/index.js';
+export { Models } from './resources/intelligence/models.js';
+export { Predictions } from './resources/intelligence/predictions.js';
 export { Jobs, type WatchOptions } from './resources/jobs.js';
 export { Keys, type KeyUsageParams } from './resources/keys.js';
 export { Logs, type RequestLogParams, RequestLogs } from './resources/logs.js';

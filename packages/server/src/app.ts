@@ -36,6 +36,7 @@ import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
 import { functionHandlers } from './routes/functions.js';
 import { registerHealth } from './routes/health.js';
+import { intelligenceHandlers } from './routes/intelligence.js';
 import { jobHandlers } from './routes/jobs.js';
 import { keyHandlers } from './routes/keys.js';
 import { logsHandlers, logsKeyHandlers } from './routes/logs.js';
@@ -70,6 +71,9 @@ import { DocumentService } from './services/documents.js';
 import { ExternalSignIn } from './services/external-sign-in.js';
 import { FunctionService } from './services/functions.js';
 import { ImportService } from './services/import/import-service.js';
+import { IntelligenceJobs } from './services/intelligence/jobs.js';
+import { Predictors } from './services/intelligence/predictors.js';
+import { IntelligenceService } from './services/intelligence/service.js';
 import { JobService } from './services/jobs.js';
 import { KeyService } from './services/keys.js';
 import { MetricsService } from './services/metrics.js';
@@ -101,6 +105,8 @@ declare module 'fastify' {
     schemaJobs: SchemaJobs;
     /** The runner of backups and restores (`idle()` lets tests wait for them). */
     backupJobs: BackupJobs;
+    /** The runner of dataset builds, trainings and batch predictions (`idle()` lets tests wait for them). */
+    intelligenceJobs: IntelligenceJobs;
     /** The runner of cluster deletions (`idle()` lets tests wait for a purge). */
     clusterDeletions: ClusterDeletions;
     /** Billing's services, its usage meter and its periodic tasks. */
@@ -323,6 +329,12 @@ export async function buildApp(
   await schema.failInterruptedBuilds();
   await schemaJobs.resumeUnfinished();
   schemaJobs.sweepStale();
+  const predictors = new Predictors(storage);
+  const intelligenceJobs = new IntelligenceJobs(storage, predictors, app.log);
+  app.decorate('intelligenceJobs', intelligenceJobs);
+  app.addHook('onClose', () => intelligenceJobs.close());
+  await intelligenceJobs.resumeUnfinished();
+  intelligenceJobs.sweepStale();
   serveRoutes(
     app,
     routes,
@@ -357,6 +369,7 @@ export async function buildApp(
       ...functionHandlers(functions),
       ...triggerHandlers(triggers),
       ...backupHandlers(backups, backupSchedules),
+      ...intelligenceHandlers(new IntelligenceService(storage, intelligenceJobs, predictors)),
     },
     {
       auth,

@@ -8,6 +8,7 @@ import { clusterRoutes, memberRoutes } from './clusters.js';
 import { dataRoutes } from './data.js';
 import { deviceRoutes } from './device.js';
 import { functionKeyRoutes, functionRoutes } from './functions.js';
+import { intelligenceKeyRoutes, intelligenceRoutes } from './intelligence.js';
 import { importRoutes, jobsRoutes } from './jobs.js';
 import { keysRoutes } from './keys.js';
 import { logsKeyRoutes, logsRoutes } from './logs.js';
@@ -30,6 +31,7 @@ export { clusterRoutes, memberRoutes } from './clusters.js';
 export { dataRoutes } from './data.js';
 export { deviceRoutes } from './device.js';
 export { functionKeyRoutes, functionRoutes } from './functions.js';
+export { intelligenceKeyRoutes, intelligenceRoutes } from './intelligence.js';
 export { importRoutes, jobsRoutes } from './jobs.js';
 export { keysRoutes } from './keys.js';
 export { logsKeyRoutes, logsRoutes } from './logs.js';
@@ -74,6 +76,8 @@ export const routes: readonly RouteDefinition[] = [
   ...triggerRoutes,
   ...triggerKeyRoutes,
   ...backupRoutes,
+  ...intelligenceRoutes,
+  ...intelligenceKeyRoutes,
 ];
 
 /** Look up a route by its operation id. */
@@ -105,7 +109,9 @@ export type RouteId =
   | (typeof functionKeyRoutes)[number]['id']
   | (typeof triggerRoutes)[number]['id']
   | (typeof triggerKeyRoutes)[number]['id']
-  | (typeof backupRoutes)[number]['id'];
+  | (typeof backupRoutes)[number]['id']
+  | (typeof intelligenceRoutes)[number]['id']
+  | (typeof intelligenceKeyRoutes)[number]['id'];
 
 const AUTH_ERRORS: Record<RouteAuth, readonly ErrorCode[]> = {
   data: [

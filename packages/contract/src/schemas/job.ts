@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { BackupJobInput, RestoreJobInput, RestoreResult } from './backup.js';
 import { fromQuery, listEnvelope, Timestamp } from './common.js';
+import { DatasetJobInput, PredictionJobInput, TrainingJobInput } from './intelligence.js';
 
 /**
  * Kinds of background work a job tracks: imports, cluster deletions, index builds, validator checks,
- * collection drops, backups and restores; the others come later.
+ * collection drops, backups and restores, dataset builds, trainings and batch predictions.
  */
 export const JOB_KINDS = [
   'import',
@@ -14,6 +15,9 @@ export const JOB_KINDS = [
   'collection.drop',
   'backup',
   'restore',
+  'dataset.build',
+  'model.train',
+  'prediction.batch',
 ] as const;
 
 /** A job kind. */
@@ -130,10 +134,13 @@ export const Job = z
         CollectionDropInput,
         BackupJobInput,
         RestoreJobInput,
+        DatasetJobInput,
+        TrainingJobInput,
+        PredictionJobInput,
       ])
       .meta({
         description:
-          'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore',
+          'What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore, `DatasetJobInput` for a dataset build, `TrainingJobInput` for a training, `PredictionJobInput` for a batch prediction',
       }),
     progress: JobProgress,
     result: z.union([ValidatorCheckResult, RestoreResult, z.null()]).meta({

@@ -10,7 +10,7 @@ export type ClusterRole = (typeof CLUSTER_ROLES)[number];
 /**
  * What a request does to a cluster, in the terms of the role table: read anything; write data; manage keys or
  * webhooks; manage the collections' validators and indexes (`schema`); deploy, delete or run functions; manage or
- * run triggers; take, download, delete and restore backups (`backups`); manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
+ * run triggers; take, download, delete and restore backups (`backups`); build datasets, train models and run batch predictions (`intelligence`); manage the cluster itself (rename, tier, pause, resume); manage its members; delete it.
  */
 export const CLUSTER_ACTIONS = [
   'read',
@@ -21,6 +21,7 @@ export const CLUSTER_ACTIONS = [
   'functions',
   'triggers',
   'backups',
+  'intelligence',
   'manage',
   'members',
   'delete',
@@ -31,8 +32,8 @@ export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
 
 /**
  * The role table of the API: owner everything; admin everything but deleting the cluster (and billing, which is
- * the account's, not the cluster's); developer data, keys, webhooks, schema, functions, triggers and
- * backups; viewer read only. Running a function is `functions`, not `read`: its code may write data.
+ * the account's, not the cluster's); developer data, keys, webhooks, schema, functions, triggers,
+ * backups and intelligence; viewer read only. Running a function is `functions`, not `read`: its code may write data.
  */
 const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
   owner: new Set(CLUSTER_ACTIONS),
@@ -46,6 +47,7 @@ const ALLOWED: Readonly<Record<ClusterRole, ReadonlySet<ClusterAction>>> = {
     'functions',
     'triggers',
     'backups',
+    'intelligence',
   ]),
   viewer: new Set<ClusterAction>(['read']),
 };
@@ -89,6 +91,15 @@ const ACTION_BY_ROUTE: Readonly<Record<string, ClusterAction>> = {
   'backups.delete': 'backups',
   'backups.restore': 'backups',
   'backups.setSchedule': 'backups',
+  'intelligence.datasets.create': 'intelligence',
+  'intelligence.datasets.delete': 'intelligence',
+  'intelligence.models.create': 'intelligence',
+  'intelligence.models.delete': 'intelligence',
+  'intelligence.models.train': 'intelligence',
+  'intelligence.predictions.create': 'intelligence',
+  // A prediction reads the model and writes nothing.
+  'intelligence.models.predict': 'read',
+  'intelligence.models.predictByKey': 'read',
 };
 
 /**

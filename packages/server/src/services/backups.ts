@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
-import { type ClusterAction, checkClusterAccess, clusterNotFound } from '@dataplatform/contract';
+import type { ClusterAction } from '@dataplatform/contract';
 import { ApiError } from '../http/errors.js';
-import { rejectViolation } from '../http/validate.js';
 import type { BackupRow } from '../storage/backups.js';
 import type { Storage } from '../storage/types.js';
 import type { BackupJobs } from './backup-jobs.js';
 import { ArchiveMissing } from './backup-storage.js';
+import { sessionCluster } from './cluster-access.js';
 import { nextId } from './document-operations.js';
 import { newJobRecord } from './job-runner.js';
 import { publicJob } from './jobs.js';
@@ -51,12 +51,7 @@ export class BackupService {
     clusterId: string | undefined,
     action: ClusterAction,
   ): Promise<string> {
-    const session = await this.storage.sessions.findForData(caller.sessionId, clusterId ?? null);
-    const cluster = session?.cluster;
-    if (!cluster || cluster.status === 'deleting' || cluster.status === 'deleted')
-      rejectViolation(clusterNotFound(clusterId ?? 'default'));
-    rejectViolation(checkClusterAccess(cluster!.role, action));
-    return cluster!.id;
+    return sessionCluster(this.storage, caller.sessionId, clusterId, action);
   }
 
   /** The backup, when the caller is a member of its cluster whose role allows `action`; else 404 (or 403). */

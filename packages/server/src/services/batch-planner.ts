@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startScriptWorker } from '../worker-script.js';
 import { type BatchPlan, planBatch } from './batch-plan.js';
 
 /**
@@ -64,21 +64,9 @@ export class BatchPlanner {
   }
 }
 
-// Built, the worker's script is a .js file next to this one. Run from source (tests, `pnpm dev`) it is TypeScript,
-// which a worker thread of Node 20 cannot load through the parent's loader: it is bundled in memory instead.
-const fromSource = import.meta.url.endsWith('.ts');
-
-async function startWorker(): Promise<Worker> {
-  if (!fromSource) return new Worker(new URL('./batch-plan-worker.js', import.meta.url));
-  const { build } = await import('esbuild');
-  const bundled = await build({
-    entryPoints: [fileURLToPath(new URL('./batch-plan-worker.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    conditions: ['@dataplatform/source'],
-    write: false,
-    logLevel: 'silent',
-  });
-  return new Worker(bundled.outputFiles[0]!.text, { eval: true });
+function startWorker(): Promise<Worker> {
+  return startScriptWorker(
+    new URL('./batch-plan-worker.js', import.meta.url),
+    new URL('./batch-plan-worker.ts', import.meta.url),
+  );
 }

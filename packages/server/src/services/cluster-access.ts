@@ -23,3 +23,22 @@ export class ClusterAccess {
     return role!;
   }
 }
+
+/**
+ * The cluster a session acts on, when the user's role there allows `action`: the one named, else the user's
+ * default; 404 `not_found` when the user is no member of it (or it is being deleted), 403 `forbidden` when the
+ * role does not allow it.
+ */
+export async function sessionCluster(
+  storage: Storage,
+  sessionId: string,
+  clusterId: string | undefined,
+  action: ClusterAction,
+): Promise<string> {
+  const session = await storage.sessions.findForData(sessionId, clusterId ?? null);
+  const cluster = session?.cluster;
+  if (!cluster || cluster.status === 'deleting' || cluster.status === 'deleted')
+    rejectViolation(clusterNotFound(clusterId ?? 'default'));
+  rejectViolation(checkClusterAccess(cluster!.role, action));
+  return cluster!.id;
+}

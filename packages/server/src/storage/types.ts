@@ -9,6 +9,7 @@ import type { DeviceAuthorizationStore } from './device-authorizations.js';
 import type { DocumentStore } from './documents.js';
 import type { FunctionStore } from './functions.js';
 import type { IdempotencyStore } from './idempotency.js';
+import type { IntelligenceStore } from './intelligence.js';
 import type { JobStore } from './jobs.js';
 import type { EngineKeyStore, KeyStore } from './keys.js';
 import type { MetricsStore } from './metrics.js';
@@ -65,6 +66,8 @@ export interface Storage {
   /** Backups of clusters, the snapshot a backup reads and the swap a restore makes. */
   readonly backups: BackupStore;
   readonly backupSchedules: BackupScheduleStore;
+  /** Datasets, their rows and trained models of the intelligence engine. */
+  readonly intelligence: IntelligenceStore;
   /** Serverless functions and their invocations. */
   readonly functions: FunctionStore;
   /** Triggers (document events and schedules) and their runs. */

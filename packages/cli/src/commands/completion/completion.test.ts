@@ -57,6 +57,7 @@ describe('dp completion bash', () => {
         'data',
         'functions',
         'indexes',
+        'intelligence',
         'jobs',
         'keys',
         'login',

@@ -41,7 +41,11 @@ export async function runJobsList(f: Factory, options: JobsListOptions): Promise
         ? j.input.collection
         : 'backupId' in j.input
           ? `backup ${j.input.backupId}`
-          : `cluster ${j.input.clusterId}`,
+          : 'datasetId' in j.input
+            ? `dataset ${j.input.datasetId}`
+            : 'modelId' in j.input
+              ? `model ${j.input.modelId}`
+              : `cluster ${j.input.clusterId}`,
       j.counts.rows,
       j.counts.inserted,
       j.counts.failed,

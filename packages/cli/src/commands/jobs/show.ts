@@ -37,6 +37,10 @@ function kindText(job: Job): string {
   const { input } = job;
   if ('format' in input)
     return `${job.kind} into "${input.collection}" (${input.format}, on error ${input.onError})`;
+  if ('datasetId' in input) return `${job.kind} of dataset ${input.datasetId}`;
+  if ('outputCollection' in input)
+    return `${job.kind} with model ${input.modelId} of "${input.collection}" into "${input.outputCollection}"`;
+  if ('modelId' in input) return `${job.kind} of model ${input.modelId}`;
   if ('fields' in input)
     return `${job.kind} "${input.name}" of "${input.collection}" on ${input.fields.map((f) => f.path).join(', ')}${input.unique ? ' (unique)' : ''}`;
   if ('collection' in input) return `${job.kind} of "${input.collection}"`;

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupArchive", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BackupSchedule", "BackupScheduleUpdate", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Notification", "NotificationList", "NotificationPage", "NotificationPreferences", "NotificationPreferencesUpdate", "NotificationsRead", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupArchive", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BackupSchedule", "BackupScheduleUpdate", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchPredictionCreate", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Dataset", "DatasetCreate", "DatasetJobInput", "DatasetList", "DatasetRows", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "FieldSummary", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Model", "ModelCreate", "ModelCreateInCluster", "ModelList", "ModelMetrics", "Notification", "NotificationList", "NotificationPage", "NotificationPreferences", "NotificationPreferencesUpdate", "NotificationsRead", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "PredictRequest", "PredictResult", "PredictionJobInput", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "TrainingJobInput", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -254,6 +254,17 @@ class BatchPatchOperation(TypedDict):
     ifMatch: NotRequired[str]
 
 
+class BatchPredictionCreate(TypedDict):
+    """Which rows to predict and where to write the predictions."""
+
+    modelId: str
+    #: Collection name; `sql`, `batch`, `webhooks`, `jobs`, `imports` are reserved
+    collection: str
+    sql: NotRequired[str]
+    #: Collection name; `sql`, `batch`, `webhooks`, `jobs`, `imports` are reserved
+    outputCollection: str
+
+
 class BatchResult(TypedDict):
     """One result per operation, in the order of the request."""
 
@@ -421,6 +432,63 @@ class DataBatchBody(TypedDict):
     transaction: NotRequired[bool]
 
 
+class Dataset(TypedDict):
+    """A snapshot of a collection's rows (later writes do not change it), its fields and statistics."""
+
+    _id: str
+    clusterId: str
+    name: str
+    collection: str
+    sql: Optional[str]
+    status: Literal["building", "ready", "failed"]
+    rowCount: int
+    #: True when the source had more than 200000 rows
+    truncated: bool
+    fields: List["FieldSummary"]
+    #: Why a failed dataset failed
+    failure: Optional[str]
+    createdAt: str
+    completedAt: Optional[str]
+
+
+class DatasetCreate(TypedDict):
+    """Which rows a dataset copies."""
+
+    #: The cluster; the caller's default cluster when left out
+    clusterId: NotRequired[str]
+    name: str
+    #: Collection name; `sql`, `batch`, `webhooks`, `jobs`, `imports` are reserved
+    collection: str
+    #: A SQL helper statement over `collection` choosing the rows (and columns); every document when left out
+    sql: NotRequired[str]
+    #: The fields to keep; every top-level scalar field but `_id` when left out
+    fields: NotRequired[List[str]]
+
+
+class DatasetJobInput(TypedDict):
+    """The dataset a build copies rows into."""
+
+    datasetId: str
+    #: The fields asked for; null for every field
+    fields: Optional[List[str]]
+
+
+class DatasetList(TypedDict):
+    """Datasets of a cluster, newest first."""
+
+    data: List["Dataset"]
+
+
+class DatasetRows(TypedDict):
+    """One page of results with the total count."""
+
+    data: List[Dict[str, Any]]
+    #: Number of matching items across all pages
+    total: int
+    limit: int
+    skip: int
+
+
 class Deleted(TypedDict):
     """Confirms that a resource was removed."""
 
@@ -496,6 +564,29 @@ class Error(TypedDict):
     details: NotRequired[Any]
     #: The X-Request-Id of the request
     requestId: str
+
+
+class FieldSummary(TypedDict):
+    """A field of a dataset: its inferred type and statistics."""
+
+    name: str
+    type: Literal["number", "string", "boolean", "category"]
+    #: Rows with a value
+    count: int
+    #: Rows without one (absent or null)
+    missing: int
+    #: Numbers only
+    min: NotRequired[float]
+    #: Numbers only
+    max: NotRequired[float]
+    #: Numbers only
+    mean: NotRequired[float]
+    #: Numbers only: the population standard deviation
+    std: NotRequired[float]
+    #: Distinct values
+    distinct: NotRequired[int]
+    #: Strings, categories, booleans: the 10 most frequent values
+    top: NotRequired[List[Dict[str, Any]]]
 
 
 class ForgotPasswordRequest(TypedDict):
@@ -746,11 +837,11 @@ class Job(TypedDict):
     """Work the server does in the background, with its status, progress, counts, the first row errors and timestamps."""
 
     _id: str
-    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop", "backup", "restore"]
+    kind: Literal["import", "cluster.delete", "index.build", "validator.check", "collection.drop", "backup", "restore", "dataset.build", "model.train", "prediction.batch"]
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     clusterId: str
-    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore
-    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput", "BackupJobInput", "RestoreJobInput"]
+    #: What the job was asked to do: `ImportInput` for an import, `ClusterDeletionInput` for a cluster deletion, `IndexBuildInput` for an index build, `ValidatorCheckInput` for a validator check, `CollectionDropInput` for a collection drop, `BackupJobInput` for a backup, `RestoreJobInput` for a restore, `DatasetJobInput` for a dataset build, `TrainingJobInput` for a training, `PredictionJobInput` for a batch prediction
+    input: Union["ImportInput", "ClusterDeletionInput", "IndexBuildInput", "ValidatorCheckInput", "CollectionDropInput", "BackupJobInput", "RestoreJobInput", "DatasetJobInput", "TrainingJobInput", "PredictionJobInput"]
     progress: "JobProgress"
     #: What a finished job produced, by kind: `ValidatorCheckResult` for a validator check, `RestoreResult` for a restore; null for the other kinds and while running
     result: Optional[Union["ValidatorCheckResult", "RestoreResult"]]
@@ -852,6 +943,93 @@ class MetricsSummary(TypedDict):
     functionInvocations: int
     #: Requests since midnight UTC
     requestsToday: int
+
+
+class Model(TypedDict):
+    """A model trained on a dataset, with metrics on its held-out rows."""
+
+    _id: str
+    clusterId: str
+    name: str
+    datasetId: str
+    status: Literal["training", "ready", "failed"]
+    task: Literal["regression", "classification", "clustering"]
+    algorithm: Literal["linear", "logistic", "random_forest", "kmeans"]
+    target: Optional[str]
+    features: List[str]
+    params: Dict[str, Any]
+    testFraction: float
+    metrics: "ModelMetrics"
+    #: By feature, summing to 1, where the algorithm has it; null otherwise
+    featureImportance: Optional[Dict[str, Any]]
+    #: The value a missing feature takes: the training mean of a number, the most frequent value else
+    imputation: Dict[str, Any]
+    #: Classification: the classes, in the order of `probabilities`
+    classes: Optional[List[Union[str, float, bool]]]
+    trainRows: int
+    testRows: int
+    failure: Optional[str]
+    createdAt: str
+    completedAt: Optional[str]
+
+
+class ModelCreate(TypedDict):
+    """What to train, on which dataset."""
+
+    name: str
+    datasetId: str
+    task: Literal["regression", "classification", "clustering"]
+    #: The field to predict; required for regression and classification
+    target: NotRequired[str]
+    #: The fields to learn from; every dataset field but the target's when left out
+    features: NotRequired[List[str]]
+    #: linear for regression, logistic for classification, kmeans for clustering when left out
+    algorithm: NotRequired[Literal["linear", "logistic", "random_forest", "kmeans"]]
+    #: Hyperparameters; `seed` fixes the split and the algorithm (1 when left out)
+    params: NotRequired[Dict[str, Any]]
+    #: Held-out share (0.2)
+    testFraction: NotRequired[float]
+
+
+class ModelCreateInCluster(TypedDict):
+    """What to train, on which dataset of which cluster."""
+
+    name: str
+    datasetId: str
+    task: Literal["regression", "classification", "clustering"]
+    #: The field to predict; required for regression and classification
+    target: NotRequired[str]
+    #: The fields to learn from; every dataset field but the target's when left out
+    features: NotRequired[List[str]]
+    #: linear for regression, logistic for classification, kmeans for clustering when left out
+    algorithm: NotRequired[Literal["linear", "logistic", "random_forest", "kmeans"]]
+    #: Hyperparameters; `seed` fixes the split and the algorithm (1 when left out)
+    params: NotRequired[Dict[str, Any]]
+    #: Held-out share (0.2)
+    testFraction: NotRequired[float]
+    #: The dataset's cluster; the caller's default cluster when left out
+    clusterId: NotRequired[str]
+
+
+class ModelList(TypedDict):
+    """Models of a cluster, newest first."""
+
+    data: List["Model"]
+
+
+class ModelMetrics(TypedDict):
+    """Metrics on the held-out rows only."""
+
+    #: Regression: root mean squared error
+    rmse: NotRequired[float]
+    #: Regression: coefficient of determination
+    r2: NotRequired[float]
+    #: Classification: share of rows predicted right
+    accuracy: NotRequired[float]
+    #: Classification: macro-averaged F1
+    f1: NotRequired[float]
+    #: Clustering: mean silhouette, -1 to 1
+    silhouette: NotRequired[float]
 
 
 class Notification(TypedDict):
@@ -987,6 +1165,31 @@ class PlanChoiceRequest(TypedDict):
     """The plan to switch the billing account to."""
 
     plan: Literal["free", "starter", "team", "payg"]
+
+
+class PredictRequest(TypedDict):
+    """Rows to predict."""
+
+    #: Objects with the model's features; a missing one takes the imputed value
+    rows: List[Dict[str, Any]]
+
+
+class PredictResult(TypedDict):
+    """Predictions, in the order of the rows."""
+
+    #: One per row, in the target's own type; a cluster number for clustering
+    predictions: List[Any]
+    #: Classification: per row, the probability of each class
+    probabilities: NotRequired[List[Dict[str, Any]]]
+
+
+class PredictionJobInput(TypedDict):
+    """The model, the rows it predicts and where they go."""
+
+    modelId: str
+    collection: str
+    sql: Optional[str]
+    outputCollection: str
 
 
 class ProviderCallbackQuery(TypedDict):
@@ -1199,6 +1402,12 @@ class StripeWebhookReceipt(TypedDict):
     received: Literal[True]
     #: False when the event was seen before or concerns nothing here
     applied: bool
+
+
+class TrainingJobInput(TypedDict):
+    """The model a training job fits."""
+
+    modelId: str
 
 
 class Trigger(TypedDict):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Iterator, Optional, cast
+from typing import Any, AsyncIterator, Dict, Iterator, Optional, cast
 
 from typing_extensions import Literal
 
@@ -727,6 +727,80 @@ class BackupsResource(SyncResource):
         return cast("_m.Job", self._client.request("POST", f"/api/backups/{segment(id, 'id')}/restore", body=NOT_GIVEN if body is None else body, options=options))
 
 
+class IntelligenceDatasetsResource(SyncResource):
+    """`client.intelligence.datasets`: 5 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.DatasetList:
+        """List datasets: `GET /api/intelligence/datasets`."""
+        return cast("_m.DatasetList", self._client.request("GET", "/api/intelligence/datasets", query={"clusterId": cluster_id}, options=options))
+
+    def create(self, body: _m.DatasetCreate, *, options: Optional[RequestOptions] = None) -> _m.Dataset:
+        """Snapshot a collection into a dataset: `POST /api/intelligence/datasets`."""
+        return cast("_m.Dataset", self._client.request("POST", "/api/intelligence/datasets", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Dataset:
+        """Get a dataset: `GET /api/intelligence/datasets/{id}`."""
+        return cast("_m.Dataset", self._client.request("GET", f"/api/intelligence/datasets/{segment(id, 'id')}", options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a dataset: `DELETE /api/intelligence/datasets/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/intelligence/datasets/{segment(id, 'id')}", options=options))
+
+    def rows(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> SyncPage[Dict[str, Any]]:
+        """Read a page of a dataset's rows: `GET /api/intelligence/datasets/{id}/rows`."""
+        return self._client.get_page(f"/api/intelligence/datasets/{segment(id, 'id')}/rows", query={"limit": limit, "skip": skip}, options=options)
+
+
+class IntelligenceModelsResource(SyncResource):
+    """`client.intelligence.models`: 7 operation(s) of the contract."""
+
+    def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ModelList:
+        """List models: `GET /api/intelligence/models`."""
+        return cast("_m.ModelList", self._client.request("GET", "/api/intelligence/models", query={"clusterId": cluster_id}, options=options))
+
+    def create(self, body: _m.ModelCreateInCluster, *, options: Optional[RequestOptions] = None) -> _m.Model:
+        """Train a model: `POST /api/intelligence/models`."""
+        return cast("_m.Model", self._client.request("POST", "/api/intelligence/models", body=body, options=options))
+
+    def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Model:
+        """Get a model: `GET /api/intelligence/models/{id}`."""
+        return cast("_m.Model", self._client.request("GET", f"/api/intelligence/models/{segment(id, 'id')}", options=options))
+
+    def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a model: `DELETE /api/intelligence/models/{id}`."""
+        return cast("_m.Deleted", self._client.request("DELETE", f"/api/intelligence/models/{segment(id, 'id')}", options=options))
+
+    def predict(self, id: str, body: _m.PredictRequest, *, options: Optional[RequestOptions] = None) -> _m.PredictResult:
+        """Predict with a model: `POST /api/intelligence/models/{id}/predict`."""
+        return cast("_m.PredictResult", self._client.request("POST", f"/api/intelligence/models/{segment(id, 'id')}/predict", body=body, options=options))
+
+    def train(self, body: _m.ModelCreate, *, options: Optional[RequestOptions] = None) -> _m.Model:
+        """Train a model (API key): `POST /api/v1/intelligence/models`."""
+        return cast("_m.Model", self._client.request("POST", "/api/v1/intelligence/models", body=body, options=options))
+
+    def predict_by_key(self, id: str, body: _m.PredictRequest, *, options: Optional[RequestOptions] = None) -> _m.PredictResult:
+        """Predict with a model (API key): `POST /api/v1/intelligence/models/{id}/predict`."""
+        return cast("_m.PredictResult", self._client.request("POST", f"/api/v1/intelligence/models/{segment(id, 'id')}/predict", body=body, options=options))
+
+
+class IntelligencePredictionsResource(SyncResource):
+    """`client.intelligence.predictions`: 1 operation(s) of the contract."""
+
+    def create(self, body: _m.BatchPredictionCreate, *, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Predict a collection into another: `POST /api/intelligence/predictions`."""
+        return cast("_m.Job", self._client.request("POST", "/api/intelligence/predictions", body=body, options=options))
+
+
+class IntelligenceResource(SyncResource):
+    """`client.intelligence`: 0 operation(s) of the contract."""
+
+    def __init__(self, client: SyncAPIClient) -> None:
+        super().__init__(client)
+        self.datasets = IntelligenceDatasetsResource(client)
+        self.models = IntelligenceModelsResource(client)
+        self.predictions = IntelligencePredictionsResource(client)
+
+
 class AsyncDataJobsResource(AsyncResource):
     """`client.data.jobs`: 2 operation(s) of the contract."""
 
@@ -1435,3 +1509,77 @@ class AsyncBackupsResource(AsyncResource):
     async def restore(self, id: str, *, body: Optional[_m.BackupRestore] = None, options: Optional[RequestOptions] = None) -> _m.Job:
         """Restore a backup: `POST /api/backups/{id}/restore`."""
         return cast("_m.Job", await self._client.request("POST", f"/api/backups/{segment(id, 'id')}/restore", body=NOT_GIVEN if body is None else body, options=options))
+
+
+class AsyncIntelligenceDatasetsResource(AsyncResource):
+    """`client.intelligence.datasets`: 5 operation(s) of the contract."""
+
+    async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.DatasetList:
+        """List datasets: `GET /api/intelligence/datasets`."""
+        return cast("_m.DatasetList", await self._client.request("GET", "/api/intelligence/datasets", query={"clusterId": cluster_id}, options=options))
+
+    async def create(self, body: _m.DatasetCreate, *, options: Optional[RequestOptions] = None) -> _m.Dataset:
+        """Snapshot a collection into a dataset: `POST /api/intelligence/datasets`."""
+        return cast("_m.Dataset", await self._client.request("POST", "/api/intelligence/datasets", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Dataset:
+        """Get a dataset: `GET /api/intelligence/datasets/{id}`."""
+        return cast("_m.Dataset", await self._client.request("GET", f"/api/intelligence/datasets/{segment(id, 'id')}", options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a dataset: `DELETE /api/intelligence/datasets/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/intelligence/datasets/{segment(id, 'id')}", options=options))
+
+    def rows(self, id: str, *, limit: Optional[int] = None, skip: Optional[int] = None, options: Optional[RequestOptions] = None) -> AsyncPager[Dict[str, Any]]:
+        """Read a page of a dataset's rows: `GET /api/intelligence/datasets/{id}/rows`."""
+        return self._client.get_page(f"/api/intelligence/datasets/{segment(id, 'id')}/rows", query={"limit": limit, "skip": skip}, options=options)
+
+
+class AsyncIntelligenceModelsResource(AsyncResource):
+    """`client.intelligence.models`: 7 operation(s) of the contract."""
+
+    async def list(self, *, cluster_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.ModelList:
+        """List models: `GET /api/intelligence/models`."""
+        return cast("_m.ModelList", await self._client.request("GET", "/api/intelligence/models", query={"clusterId": cluster_id}, options=options))
+
+    async def create(self, body: _m.ModelCreateInCluster, *, options: Optional[RequestOptions] = None) -> _m.Model:
+        """Train a model: `POST /api/intelligence/models`."""
+        return cast("_m.Model", await self._client.request("POST", "/api/intelligence/models", body=body, options=options))
+
+    async def get(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Model:
+        """Get a model: `GET /api/intelligence/models/{id}`."""
+        return cast("_m.Model", await self._client.request("GET", f"/api/intelligence/models/{segment(id, 'id')}", options=options))
+
+    async def delete(self, id: str, *, options: Optional[RequestOptions] = None) -> _m.Deleted:
+        """Delete a model: `DELETE /api/intelligence/models/{id}`."""
+        return cast("_m.Deleted", await self._client.request("DELETE", f"/api/intelligence/models/{segment(id, 'id')}", options=options))
+
+    async def predict(self, id: str, body: _m.PredictRequest, *, options: Optional[RequestOptions] = None) -> _m.PredictResult:
+        """Predict with a model: `POST /api/intelligence/models/{id}/predict`."""
+        return cast("_m.PredictResult", await self._client.request("POST", f"/api/intelligence/models/{segment(id, 'id')}/predict", body=body, options=options))
+
+    async def train(self, body: _m.ModelCreate, *, options: Optional[RequestOptions] = None) -> _m.Model:
+        """Train a model (API key): `POST /api/v1/intelligence/models`."""
+        return cast("_m.Model", await self._client.request("POST", "/api/v1/intelligence/models", body=body, options=options))
+
+    async def predict_by_key(self, id: str, body: _m.PredictRequest, *, options: Optional[RequestOptions] = None) -> _m.PredictResult:
+        """Predict with a model (API key): `POST /api/v1/intelligence/models/{id}/predict`."""
+        return cast("_m.PredictResult", await self._client.request("POST", f"/api/v1/intelligence/models/{segment(id, 'id')}/predict", body=body, options=options))
+
+
+class AsyncIntelligencePredictionsResource(AsyncResource):
+    """`client.intelligence.predictions`: 1 operation(s) of the contract."""
+
+    async def create(self, body: _m.BatchPredictionCreate, *, options: Optional[RequestOptions] = None) -> _m.Job:
+        """Predict a collection into another: `POST /api/intelligence/predictions`."""
+        return cast("_m.Job", await self._client.request("POST", "/api/intelligence/predictions", body=body, options=options))
+
+
+class AsyncIntelligenceResource(AsyncResource):
+    """`client.intelligence`: 0 operation(s) of the contract."""
+
+    def __init__(self, client: AsyncAPIClient) -> None:
+        super().__init__(client)
+        self.datasets = AsyncIntelligenceDatasetsResource(client)
+        self.models = AsyncIntelligenceModelsResource(client)
+        self.predictions = AsyncIntelligencePredictionsResource(client)

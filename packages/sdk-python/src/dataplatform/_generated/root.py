@@ -7,7 +7,7 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncNotificationsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, JobsResource, KeysResource, LogsResource, MetricsResource, NotificationsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncIntelligenceResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncNotificationsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, IntelligenceResource, JobsResource, KeysResource, LogsResource, MetricsResource, NotificationsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
@@ -30,6 +30,7 @@ class SyncResources:
     functions: FunctionsResource
     triggers: TriggersResource
     backups: BackupsResource
+    intelligence: IntelligenceResource
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
@@ -49,6 +50,7 @@ class SyncResources:
         self.functions = FunctionsResource(client)
         self.triggers = TriggersResource(client)
         self.backups = BackupsResource(client)
+        self.intelligence = IntelligenceResource(client)
 
 
 class AsyncResources:
@@ -71,6 +73,7 @@ class AsyncResources:
     functions: AsyncFunctionsResource
     triggers: AsyncTriggersResource
     backups: AsyncBackupsResource
+    intelligence: AsyncIntelligenceResource
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
@@ -90,3 +93,4 @@ class AsyncResources:
         self.functions = AsyncFunctionsResource(client)
         self.triggers = AsyncTriggersResource(client)
         self.backups = AsyncBackupsResource(client)
+        self.intelligence = AsyncIntelligenceResource(client)

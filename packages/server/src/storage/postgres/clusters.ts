@@ -138,6 +138,10 @@ export class PostgresClusters implements ClusterStore {
         // A trigger's runs go with it (ON DELETE CASCADE).
         await tx`DELETE FROM triggers WHERE cluster_id = ${clusterId}`,
         await tx`DELETE FROM backup_schedules WHERE cluster_id = ${clusterId}`,
+        await tx`DELETE FROM intelligence_dataset_rows WHERE dataset_id IN
+          (SELECT id FROM intelligence_datasets WHERE cluster_id = ${clusterId})`,
+        await tx`DELETE FROM intelligence_datasets WHERE cluster_id = ${clusterId}`,
+        await tx`DELETE FROM intelligence_models WHERE cluster_id = ${clusterId}`,
         await tx`DELETE FROM idempotency_keys WHERE cluster_id = ${clusterId}`,
         await tx`DELETE FROM api_keys WHERE cluster_id = ${clusterId}`,
         await tx`DELETE FROM jobs WHERE cluster_id = ${clusterId} AND id <> ${deletionJobId}`,

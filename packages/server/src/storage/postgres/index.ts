@@ -12,6 +12,7 @@ import { PostgresDeviceAuthorizations } from './device-authorizations.js';
 import { PostgresDocuments } from './documents.js';
 import { PostgresFunctions } from './functions.js';
 import { PostgresIdempotency } from './idempotency.js';
+import { PostgresIntelligence } from './intelligence.js';
 import { PostgresJobs } from './jobs.js';
 import { PostgresKeys } from './keys.js';
 import { PostgresMetrics } from './metrics.js';
@@ -89,6 +90,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     schema: new PostgresSchema(sql),
     backupSchedules: new PostgresBackupSchedules(sql),
     backups: new PostgresBackups(sql),
+    intelligence: new PostgresIntelligence(sql),
     async ping() {
       await sql`SELECT 1`;
     },

@@ -577,8 +577,33 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX backup_schedules_due ON backup_schedules (next_run_at) WHERE next_run_at IS NOT NULL;
   `,
+  `
+  -- The intelligence engine: datasets (snapshots of collections, their rows copied here) and trained models.
+  CREATE TABLE intelligence_datasets (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX intelligence_datasets_by_cluster ON intelligence_datasets (cluster_id, created_at);
+  CREATE TABLE intelligence_dataset_rows (
+    dataset_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (dataset_id, n)
+  );
+  CREATE TABLE intelligence_models (
+    id TEXT PRIMARY KEY,
+    cluster_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    artifact TEXT
+  );
+  CREATE INDEX intelligence_models_by_cluster ON intelligence_models (cluster_id, created_at);
+  `,
 ];
-
 // Any constant shared by every instance: the advisory lock that lets one instance migrate at a time.
 const MIGRATION_LOCK = 7_320_114_001;
 

@@ -255,6 +255,10 @@ const PURGE_REST = [
   // A trigger's runs go with it (ON DELETE CASCADE).
   'DELETE FROM triggers WHERE cluster_id = @clusterId',
   'DELETE FROM backup_schedules WHERE cluster_id = @clusterId',
+  `DELETE FROM intelligence_dataset_rows WHERE dataset_id IN
+     (SELECT id FROM intelligence_datasets WHERE cluster_id = @clusterId)`,
+  'DELETE FROM intelligence_datasets WHERE cluster_id = @clusterId',
+  'DELETE FROM intelligence_models WHERE cluster_id = @clusterId',
   'DELETE FROM idempotency_keys WHERE cluster_id = @clusterId',
   'DELETE FROM api_keys WHERE cluster_id = @clusterId',
   'DELETE FROM jobs WHERE cluster_id = @clusterId AND id <> @deletionJobId',

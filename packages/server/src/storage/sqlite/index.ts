@@ -14,6 +14,7 @@ import { SqliteDocuments } from './documents.js';
 import { SqliteFunctions } from './functions.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteIdempotency } from './idempotency.js';
+import { SqliteIntelligence } from './intelligence.js';
 import { SqliteJobs } from './jobs.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteMetrics } from './metrics.js';
@@ -104,6 +105,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
     schema: new SqliteSchema(db),
     backupSchedules: new SqliteBackupSchedules(db),
     backups: new SqliteBackups(db, file),
+    intelligence: new SqliteIntelligence(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

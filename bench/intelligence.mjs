@@ -1,0 +1,99 @@
+/**
+ * `pnpm bench:intelligence`: the intelligence engine's training (services/intelligence/train.ts, the code the
+ * training thread runs) against scikit-learn's same algorithm on the same held-out rows: accuracy or r2 on Iris and
+ * diabetes (both shipped inside scikit-learn) and on two generated sets of 100,000 rows (fixed seed), and the
+ * training time of each. scikit-learn comes from PyPI into a virtual environment under bench/node_modules/.cache.
+ * Writes its section of docs/benchmarks.md. Options: --out docs/benchmarks.md
+ * Run with tsx (the package script does), which loads the server's TypeScript.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { splitRows, summarize } from '@dataplatform/contract';
+import { train } from '../packages/server/src/services/intelligence/train.ts';
+import { writeSection } from './lib/script.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const { values: opts } = parseArgs({
+  options: { out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') } },
+});
+
+/** A virtual environment with scikit-learn, made once. */
+function python() {
+  const venv = join(here, 'node_modules', '.cache', 'intelligence-venv');
+  const bin = join(venv, 'bin', 'python');
+  if (!existsSync(join(venv, 'ready'))) {
+    mkdirSync(dirname(venv), { recursive: true });
+    execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
+    execFileSync(bin, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', 'scikit-learn'], {
+      stdio: 'inherit',
+    });
+    writeFileSync(join(venv, 'ready'), '');
+  }
+  return bin;
+}
+
+const RUNS = [
+  { name: 'iris', task: 'classification', algorithm: 'logistic', target: 'species' },
+  { name: 'iris', task: 'classification', algorithm: 'random_forest', target: 'species' },
+  { name: 'diabetes', task: 'regression', algorithm: 'linear', target: 'progression' },
+  { name: 'regression100k', task: 'regression', algorithm: 'linear', target: 'y' },
+  { name: 'classification100k', task: 'classification', algorithm: 'logistic', target: 'label' },
+];
+
+const py = python();
+const dir = mkdtempSync(join(tmpdir(), 'dp-bench-intelligence-'));
+execFileSync(py, [join(here, 'intelligence.py'), 'data', dir], { stdio: 'inherit' });
+
+const ours = [];
+for (const run of RUNS) {
+  const rows = JSON.parse(readFileSync(join(dir, `${run.name}.json`), 'utf8'));
+  // The held-out rows the engine picks (seed 1, 20 %), for scikit-learn to hold out the same.
+  writeFileSync(join(dir, `${run.name}.split.json`), JSON.stringify(splitRows(rows.length, 0.2, 1).test));
+  const fields = Object.keys(rows[0]).map((name) => summarize(name, rows));
+  const features = fields.map((f) => f.name).filter((name) => name !== run.target);
+  const start = performance.now();
+  const result = train({
+    rows,
+    fields,
+    task: run.task,
+    algorithm: run.algorithm,
+    target: run.target,
+    features,
+    params: { seed: 1 },
+    testFraction: 0.2,
+  });
+  const seconds = (performance.now() - start) / 1000;
+  const score = run.task === 'regression' ? result.metrics.r2 : result.metrics.accuracy;
+  ours.push({ rows: rows.length, score, seconds });
+  console.log(`${run.name} ${run.algorithm}: ${score.toFixed(4)} in ${seconds.toFixed(2)} s`);
+}
+const theirs = JSON.parse(
+  execFileSync(py, [join(here, 'intelligence.py'), 'fit', dir, JSON.stringify(RUNS)], { encoding: 'utf8' }),
+);
+
+const sklearnVersion = execFileSync(py, ['-c', 'import sklearn; print(sklearn.__version__)'], {
+  encoding: 'utf8',
+}).trim();
+const lines = RUNS.map((run, i) => {
+  const metric = run.task === 'regression' ? 'r2' : 'accuracy';
+  const gap = ours[i].score - theirs[i].score;
+  return `| ${run.name} | ${ours[i].rows.toLocaleString('en-US')} | ${run.algorithm} | ${metric} | ${ours[i].score.toFixed(4)} | ${theirs[i].score.toFixed(4)} | ${gap >= 0 ? '+' : ''}${gap.toFixed(4)} | ${ours[i].seconds.toFixed(2)} s | ${theirs[i].seconds.toFixed(2)} s |`;
+});
+const markdown = `Command: \`pnpm bench:intelligence\` (${cpus().length} cores, load ${loadavg()[0].toFixed(2)} at the start; scikit-learn ${sklearnVersion}).
+Each row trains the engine's code (the training thread's \`train\`, in-process) and scikit-learn's same algorithm on
+the same 80 % of the rows (the engine's split, seed 1), features standardized in both, and scores the other 20 %.
+Training time is the engine's whole \`train\` (encoding, fit, metrics, feature importance) against scikit-learn's
+\`fit\` alone. Iris and diabetes ship inside scikit-learn; the 100,000-row sets are generated (numpy seed 7): 8
+normal features, a linear target with noise, and a yes/no label of the same with more noise.
+
+| set | rows | algorithm | metric | engine | scikit-learn | difference | engine training | scikit-learn training |
+|---|---|---|---|---|---|---|---|---|
+${lines.join('\n')}
+`;
+console.log(markdown);
+writeSection(root, opts.out, 'Intelligence engine', markdown);
