@@ -107,7 +107,8 @@ function parameters(route: RouteDefinition): JsonSchema[] {
       in: 'header',
       required: false,
       description: HEADERS[key].description,
-      schema: { type: 'string', minLength: 1 },
+      // An empty header is no condition at all.
+      schema: { type: 'string' },
     });
   }
   if (route.idempotent) {
