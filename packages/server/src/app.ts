@@ -51,6 +51,7 @@ import { sqlHandlers } from './routes/sql.js';
 import { triggerHandlers } from './routes/triggers.js';
 import { webauthnHandlers } from './routes/webauthn.js';
 import { webhookHandlers } from './routes/webhooks.js';
+import { ChangeStreams } from './changes/streams.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
 import { BackupJobs } from './services/backup-jobs.js';
@@ -339,7 +340,7 @@ export async function buildApp(
     app,
     routes,
     {
-      ...dataHandlers(documents),
+      ...dataHandlers(documents, new ChangeStreams(storage, webhooks.streams)),
       ...sqlHandlers(sql),
       ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
