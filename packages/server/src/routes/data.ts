@@ -1,7 +1,7 @@
 import { checkCollectionName, type dataRoutes, parseSort } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
 import type { ChangeStreams } from '../changes/streams.js';
+import { ApiError } from '../http/errors.js';
 import type { RouteHandlers } from '../http/route-call.js';
 import { rejectViolation } from '../http/validate.js';
 import type { DocumentService } from '../services/documents.js';

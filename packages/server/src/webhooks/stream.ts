@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openSse, type SseConnection, sseEvent } from '../http/sse.js';
+import { WEBHOOK_HISTORY_MS } from '../maintenance.js';
 import type { StreamedEvent } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
@@ -156,9 +157,7 @@ export class EventStreams {
   async stream(request: FastifyRequest, reply: FastifyReply, asked: StreamRequest): Promise<void> {
     const { lastEventId } = asked;
     const resumed =
-      lastEventId !== undefined && lastEventId !== ''
-        ? (startOf(lastEventId) ?? (await this.storage.deliveries.cursorOf(asked.subscriptionId, lastEventId)))
-        : null;
+      lastEventId !== undefined && lastEventId !== '' ? await this.resumeAt(asked, lastEventId) : null;
     if (lastEventId && !resumed && asked.unknownId) {
       openSse(request, reply, `retry: 2000\n\n${asked.unknownId(lastEventId)}`, () => {}).end();
       return;
@@ -177,6 +176,16 @@ export class EventStreams {
       () => this.open.delete(stream),
     );
     this.open.add(stream);
+  }
+
+  /** Where a stream resumed with `lastEventId` starts; null when the id is no (longer a) known point. */
+  private async resumeAt(asked: StreamRequest, lastEventId: string): Promise<Cursor | null> {
+    const start = startOf(lastEventId);
+    if (!start) return this.storage.deliveries.cursorOf(asked.subscriptionId, lastEventId);
+    // A start from before the kept history would skip what was forgotten since: a stream that refuses unknown
+    // ids refuses it too, rather than leave a silent gap.
+    const kept = Date.now() - WEBHOOK_HISTORY_MS;
+    return !asked.unknownId || Date.parse(start.createdAt) >= kept ? start : null;
   }
 
   /** Ends every open stream (the server is stopping). */
