@@ -126,8 +126,22 @@ const remove: Operation = (input, store) => {
   return { status: 200, body: { _id: input.params.id, deleted: true } };
 };
 
+/**
+ * A change stream that starts as the server's does (its start id alone), says why it carries nothing, then ends (a
+ * client reconnects after `retry`): the mocks keep no outbox, so writes made through them are not streamed.
+ */
+const changes: Operation = () => ({
+  status: 200,
+  body: undefined,
+  raw: {
+    contentType: 'text/event-stream; charset=utf-8',
+    text: `retry: 2000\nid: start_${new Date().toISOString()}\n\n: the mocks stream no changes\n\n`,
+  },
+});
+
 /** The behaviour of every document route, by operation id. */
 export const documentOperations: Record<(typeof dataRoutes)[number]['id'], Operation> = {
+  'data.changes': changes,
   'data.list': list,
   'data.create': create,
   'data.get': get,

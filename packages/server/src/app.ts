@@ -9,6 +9,7 @@ import { KeyRateLimiter } from './auth/rate-limit.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
+import { ChangeStreams } from './changes/streams.js';
 import type { ServerConfig } from './config.js';
 import { Sandbox } from './functions/sandbox.js';
 import { contractValidation } from './http/contract-validation.js';
@@ -339,7 +340,7 @@ export async function buildApp(
     app,
     routes,
     {
-      ...dataHandlers(documents),
+      ...dataHandlers(documents, new ChangeStreams(storage, webhooks.streams)),
       ...sqlHandlers(sql),
       ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({

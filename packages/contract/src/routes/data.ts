@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Deleted } from '../schemas/common.js';
 import {
   CollectionParams,
@@ -9,12 +10,43 @@ import {
   DocumentReplace,
   ListDocumentsQuery,
 } from '../schemas/document.js';
+import { WebhookEvent } from '../schemas/webhook.js';
 import type { RouteDefinition } from './types.js';
 
 const tag = 'data';
 
+/** Where a change stream resumes, instead of a `Last-Event-ID` header (for clients that cannot set one). */
+const ChangesQuery = z.strictObject({
+  since: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'An event id (or a `start_…` id) to resume after, as `Last-Event-ID` does' }),
+});
+
 /** The document routes under /api/v1/data. */
 export const dataRoutes = [
+  {
+    id: 'data.changes',
+    method: 'GET',
+    path: '/api/v1/data/{collection}/changes',
+    tag,
+    summary: "Stream a collection's changes",
+    description:
+      'Server-sent events of the collection\'s document events, fed by the same outbox as webhooks (an acknowledged write is never missing): `id:` the event id, `event:` the event type, `data:` the event as a webhook receiver gets it (`WebhookEvent`). Events of one document come in the order they were written. A new stream first sends an `id:` line alone, `start_<ISO time>`, so a client that reconnects before any event arrived misses nothing. `Last-Event-ID` (or `?since=`, the header wins) resumes after that event without a gap or a duplicate for as long as events are kept (at least 24 hours); an id that is no longer kept (or never was) gets one `error` event (`data: {"code":"gone",…}`) and the stream closes. A comment line every 15 s keeps proxies from closing the connection. The path\'s `changes` is fixed: a document whose id is `changes` is still written and deleted by id, but read through the list of the collection.',
+    auth: 'data',
+    scopes: ['data:read'],
+    params: CollectionParams,
+    query: ChangesQuery,
+    success: {
+      status: 200,
+      description: 'A stream of server-sent events',
+      schema: WebhookEvent,
+      contentType: 'text/event-stream',
+    },
+    errors: ['validation_error', 'reserved_collection'],
+  },
   {
     id: 'data.list',
     method: 'GET',

@@ -5,7 +5,12 @@ export const SSE_HEARTBEAT_MS = 15_000;
 
 /** One server-sent event, framed: `id:`, `event:` and one `data:` line of JSON. */
 export function sseEvent(event: { id: string; type: string; data: unknown }): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  return sseFrame(event.id, event.type, JSON.stringify(event.data));
+}
+
+/** One server-sent event whose data is JSON text already (one line: JSON.stringify writes no line breaks). */
+export function sseFrame(id: string, type: string, json: string): string {
+  return `id: ${id}\nevent: ${type}\ndata: ${json}\n\n`;
 }
 
 /** An open server-sent event stream: writes until the client goes or `end()` is called. */

@@ -1,12 +1,26 @@
-import { type dataRoutes, parseSort } from '@dataplatform/contract';
+import { checkCollectionName, type dataRoutes, parseSort } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
+import type { ChangeStreams } from '../changes/streams.js';
 import { ApiError } from '../http/errors.js';
 import type { RouteHandlers } from '../http/route-call.js';
+import { rejectViolation } from '../http/validate.js';
 import type { DocumentService } from '../services/documents.js';
 
 /** The document routes (`/api/v1/data/{collection}[/{id}]`) over the document service. */
-export function dataHandlers(documents: DocumentService): RouteHandlers<typeof dataRoutes> {
+export function dataHandlers(
+  documents: DocumentService,
+  changes: ChangeStreams,
+): RouteHandlers<typeof dataRoutes> {
   return {
+    'data.changes': async ({ params, query, principal, request, reply }) => {
+      // A reserved name is no collection: its stream could never carry an event.
+      rejectViolation(checkCollectionName(params.collection));
+      const header = request.headers['last-event-id'];
+      const lastEventId = typeof header === 'string' && header !== '' ? header : query.since;
+      // The stream takes the reply over; nothing is left to send.
+      await changes.serve(request, reply, refOf(params, principal), lastEventId);
+      return undefined;
+    },
     'data.list': ({ params, query, principal }) => {
       const sort = parseSort(query.sort);
       if (!Array.isArray(sort)) throw new ApiError(sort.code, sort.message, sort.details);

@@ -52,6 +52,8 @@ export interface WebhookStore {
    * events for it (see the presence rules of each engine).
    */
   create(subscription: NewSubscription): Promise<void>;
+  /** `create`, unless a subscription of that id exists already (then nothing changes). */
+  ensure(subscription: NewSubscription): Promise<void>;
   /** The cluster's subscriptions, oldest first. */
   list(clusterId: string): Promise<SubscriptionRecord[]>;
   find(clusterId: string, id: string): Promise<SubscriptionRecord | null>;

@@ -39,7 +39,10 @@ export async function openStream(url: string, headers: Record<string, string>) {
     }
   });
   response.on('error', () => {});
+  /** Resolves when the server ends the stream (or the connection goes). */
+  const ended = new Promise<void>((resolve) => response.on('close', resolve));
   return {
+    ended,
     status: response.statusCode,
     contentType: response.headers['content-type'],
     events,

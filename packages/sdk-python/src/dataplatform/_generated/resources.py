@@ -68,12 +68,16 @@ class DataSchemaResource(SyncResource):
 
 
 class DataResource(SyncResource):
-    """`client.data`: 9 operation(s) of the contract."""
+    """`client.data`: 10 operation(s) of the contract."""
 
     def __init__(self, client: SyncAPIClient) -> None:
         super().__init__(client)
         self.jobs = DataJobsResource(client)
         self.schema = DataSchemaResource(client)
+
+    def changes(self, collection: str, *, since: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> Iterator[ServerSentEvent]:
+        """Stream a collection's changes: `GET /api/v1/data/{collection}/changes`."""
+        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since}, options=options)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -852,12 +856,16 @@ class AsyncDataSchemaResource(AsyncResource):
 
 
 class AsyncDataResource(AsyncResource):
-    """`client.data`: 9 operation(s) of the contract."""
+    """`client.data`: 10 operation(s) of the contract."""
 
     def __init__(self, client: AsyncAPIClient) -> None:
         super().__init__(client)
         self.jobs = AsyncDataJobsResource(client)
         self.schema = AsyncDataSchemaResource(client)
+
+    def changes(self, collection: str, *, since: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
+        """Stream a collection's changes: `GET /api/v1/data/{collection}/changes`."""
+        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since}, options=options)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""

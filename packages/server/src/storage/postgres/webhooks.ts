@@ -6,8 +6,11 @@ import type { SubscriptionPresence } from './presence.js';
 const COLUMNS = `id, cluster_id AS "clusterId", url, events, collection, delivery, active, created_at AS "createdAt", secret,
   previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt"`;
 
-/** The hidden subscriptions of document triggers are no webhooks of the API (triggers/subscriptions.ts). */
-const NOT_TRIGGER = "url NOT LIKE 'trigger:%'";
+/**
+ * The hidden subscriptions of document triggers (triggers/subscriptions.ts) and of collection change streams
+ * (changes/subscriptions.ts) are no webhooks of the API.
+ */
+const NOT_TRIGGER = "url NOT LIKE 'trigger:%' AND url NOT LIKE 'changes:%'";
 
 /** Webhook subscriptions on PostgreSQL. */
 export class PostgresWebhooks implements WebhookStore {
@@ -21,7 +24,15 @@ export class PostgresWebhooks implements WebhookStore {
    * the cluster's presence lease in the same statement, and the create waits until no instance may still trust
    * an answer "no subscription" read before it (usually no wait at all; see SubscriptionPresence).
    */
-  async create(s: NewSubscription): Promise<void> {
+  create(s: NewSubscription): Promise<void> {
+    return this.insert(s, false);
+  }
+
+  ensure(s: NewSubscription): Promise<void> {
+    return this.insert(s, true);
+  }
+
+  private async insert(s: NewSubscription, ifAbsent: boolean): Promise<void> {
     const [lease] = await this.sql<{ waitMs: number }[]>`
       WITH lease AS (
         INSERT INTO webhook_presence_leases AS l (cluster_id, absent_until) VALUES (${s.clusterId}, 'epoch')
@@ -31,6 +42,7 @@ export class PostgresWebhooks implements WebhookStore {
         INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
         VALUES (${s.id}, ${s.clusterId}, ${s.url}, ${this.sql.json(s.events as string[])}, ${s.collection},
                 ${s.delivery}, ${s.secret}, ${s.createdAt})
+        ${ifAbsent ? this.sql`ON CONFLICT (id) DO NOTHING` : this.sql``}
       )
       SELECT GREATEST(0, ceil(extract(epoch FROM absent_until - clock_timestamp()) * 1000))::integer AS "waitMs"
       FROM lease`;

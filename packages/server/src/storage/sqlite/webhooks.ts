@@ -60,8 +60,11 @@ export class SqliteSubscriptionCache {
   }
 }
 
-/** The hidden subscriptions of document triggers are no webhooks of the API (triggers/subscriptions.ts). */
-const NOT_TRIGGER = "url NOT LIKE 'trigger:%'";
+/**
+ * The hidden subscriptions of document triggers (triggers/subscriptions.ts) and of collection change streams
+ * (changes/subscriptions.ts) are no webhooks of the API.
+ */
+const NOT_TRIGGER = "url NOT LIKE 'trigger:%' AND url NOT LIKE 'changes:%'";
 
 /** Webhook subscriptions on SQLite. */
 export class SqliteWebhooks implements WebhookStore {
@@ -72,6 +75,10 @@ export class SqliteWebhooks implements WebhookStore {
     private readonly cache: SqliteSubscriptionCache,
   ) {
     this.stmt = {
+      insertIfAbsent: db.prepare(
+        `INSERT OR IGNORE INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
+         VALUES (@id, @clusterId, @url, @events, @collection, @delivery, @secret, @createdAt)`,
+      ),
       insert: db.prepare(
         `INSERT INTO webhook_subscriptions (id, cluster_id, url, events, collection, delivery, secret, created_at)
          VALUES (@id, @clusterId, @url, @events, @collection, @delivery, @secret, @createdAt)`,
@@ -105,6 +112,11 @@ export class SqliteWebhooks implements WebhookStore {
   async create(subscription: NewSubscription): Promise<void> {
     this.cache.invalidate(subscription.clusterId);
     this.stmt.insert.run({ ...subscription, events: JSON.stringify(subscription.events) });
+  }
+
+  async ensure(subscription: NewSubscription): Promise<void> {
+    this.cache.invalidate(subscription.clusterId);
+    this.stmt.insertIfAbsent.run({ ...subscription, events: JSON.stringify(subscription.events) });
   }
 
   async list(clusterId: string): Promise<SubscriptionRecord[]> {
