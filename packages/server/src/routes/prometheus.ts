@@ -35,6 +35,17 @@ export function registerPrometheus(app: FastifyInstance, sources: ScrapeSources)
   });
 }
 
+const SCRAPE_WAIT_MS = 2000;
+
+/** `work`, or a rejection once the scrape has waited `SCRAPE_WAIT_MS` for it. */
+function withinScrape<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('The database did not answer within the scrape')), SCRAPE_WAIT_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -47,7 +58,9 @@ async function makeRegistry(sources: ScrapeSources): Promise<Registry> {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'dataplatform_' });
   const { storage } = sources;
-  const read = () => storage.metrics.operational();
+  // A scrape answers even when every connection is taken: the database's figures wait at most this long, and a
+  // figure not read in time keeps its last value (the pool gauges, read in memory, show why).
+  const read = () => withinScrape(storage.metrics.operational());
   let last: ReturnType<typeof read> | undefined;
   // One database read per scrape, shared by the gauges that need it.
   const counts = () => {
@@ -60,7 +73,7 @@ async function makeRegistry(sources: ScrapeSources): Promise<Registry> {
     labelNames: ['engine'],
     registers: [registry],
     async collect() {
-      const up = await storage.ping().then(
+      const up = await withinScrape(storage.ping()).then(
         () => 1,
         () => 0,
       );
@@ -72,7 +85,8 @@ async function makeRegistry(sources: ScrapeSources): Promise<Registry> {
     help: 'Webhook deliveries waiting for an attempt.',
     registers: [registry],
     async collect() {
-      this.set((await counts()).pendingDeliveries);
+      const read = await counts().catch(() => undefined);
+      if (read) this.set(read.pendingDeliveries);
     },
   });
   new client.Gauge({
@@ -80,7 +94,9 @@ async function makeRegistry(sources: ScrapeSources): Promise<Registry> {
     help: 'Age of the oldest webhook delivery waiting for an attempt; 0 when none waits.',
     registers: [registry],
     async collect() {
-      const oldest = (await counts()).oldestPendingAt;
+      const read = await counts().catch(() => undefined);
+      if (!read) return;
+      const oldest = read.oldestPendingAt;
       this.set(oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000));
     },
   });
@@ -90,10 +106,33 @@ async function makeRegistry(sources: ScrapeSources): Promise<Registry> {
     labelNames: ['status'],
     registers: [registry],
     async collect() {
+      const read = await counts().catch(() => undefined);
+      if (!read) return;
       this.reset();
-      for (const [status, n] of Object.entries((await counts()).jobs)) this.set({ status }, n);
+      for (const [status, n] of Object.entries(read.jobs)) this.set({ status }, n);
     },
   });
+  const pool = storage.pool?.bind(storage);
+  if (pool) {
+    new client.Gauge({
+      name: 'dataplatform_database_pool_connections',
+      help: 'Connections of this instance\'s database pool by state (max: the pool\'s size).',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const { waiting, ...connections } = pool();
+        for (const [state, n] of Object.entries(connections)) this.set({ state }, n);
+      },
+    });
+    new client.Gauge({
+      name: 'dataplatform_database_pool_waiting_queries',
+      help: 'Queries waiting for a free connection of the pool.',
+      registers: [registry],
+      collect() {
+        this.set(pool().waiting);
+      },
+    });
+  }
   if (sources.requestLogBuffered) {
     const buffered = sources.requestLogBuffered;
     new client.Gauge({

@@ -27,6 +27,17 @@ import type { TriggerStore } from './triggers.js';
 import type { KeyUsageStore } from './usage.js';
 import type { WebhookStore } from './webhooks.js';
 
+/** Connections of one instance's pool by state, and the queries waiting for one. */
+export interface PoolState {
+  max: number;
+  idle: number;
+  busy: number;
+  /** Held by a transaction or `sql.reserve()` between its statements. */
+  reserved: number;
+  connecting: number;
+  waiting: number;
+}
+
 /**
  * The one interface the server talks to: every store by name, each described in its own file beside the engines'
  * files of the same name (`keys.ts`, `sqlite/keys.ts`, `postgres/keys.ts`).
@@ -74,6 +85,8 @@ export interface Storage {
   readonly triggers: TriggerStore;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
+  /** The connection pool's state for the operator's scrape; undefined where the engine has no pool (SQLite). */
+  pool?(): PoolState;
   close(): Promise<void>;
 }
 

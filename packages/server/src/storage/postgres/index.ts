@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { EngineStorage } from '../types.js';
+import type { EngineStorage, PoolState } from '../types.js';
 import { PostgresAccounts } from './accounts.js';
 import { PostgresAuthChanges } from './auth-changes.js';
 import { PostgresBackupSchedules } from './backup-schedules.js';
@@ -94,6 +94,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Eng
     async ping() {
       await sql`SELECT 1`;
     },
+    pool: () => (sql as unknown as { poolState(): PoolState }).poolState(),
     async close() {
       await sql.end({ timeout: 5 });
     },

@@ -1,0 +1,67 @@
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+
+const POOL_SIZE = 3;
+
+/** The value of one series in Prometheus text, or undefined when it is absent. */
+function series(text: string, name: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+/**
+ * The pool gauges of `/metrics` on PostgreSQL: a table held by another session keeps every connection busy, the
+ * requests beyond the pool wait, and the scrape still answers and shows both.
+ */
+describe.skipIf(!inject('postgresUrl'))('the database pool in /metrics', () => {
+  let t: TestServer;
+  let blocker: postgres.Sql;
+  beforeAll(async () => {
+    t = await startTestServer({ engine: 'postgres', config: { databasePoolSize: POOL_SIZE } });
+    blocker = postgres(t.databaseUrl!, { max: 1, onnotice: () => {} });
+  }, 60_000);
+  afterAll(async () => {
+    await blocker?.end({ timeout: 1 });
+    await t?.stop();
+  }, 30_000);
+
+  const scrape = async () => {
+    const res = await fetch(`${t.url}/metrics`);
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('shows busy connections and waiting queries while the database holds them, and none after', async () => {
+    const created = await t.call('POST', '/api/v1/data/orders', { body: { n: 1 } });
+    expect(created.status).toBe(201);
+    const { _id } = (await created.json()) as { _id: string };
+    const quiet = await scrape();
+    expect(series(quiet, 'dataplatform_database_pool_connections{state="max"}')).toBe(POOL_SIZE);
+    expect(series(quiet, 'dataplatform_database_pool_waiting_queries')).toBe(0);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const transaction = blocker.begin(async (sql) => {
+      await sql`LOCK TABLE documents IN ACCESS EXCLUSIVE MODE`;
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const reads = Array.from({ length: POOL_SIZE + 2 }, () => t.call('GET', `/api/v1/data/orders/${_id}`));
+    let busy: string;
+    do busy = await scrape();
+    while ((series(busy, 'dataplatform_database_pool_waiting_queries') ?? 0) < 2);
+    expect(series(busy, 'dataplatform_database_pool_connections{state="busy"}')).toBe(POOL_SIZE);
+    expect(series(busy, 'dataplatform_database_pool_connections{state="idle"}')).toBe(0);
+
+    release();
+    await transaction;
+    for (const res of await Promise.all(reads)) expect(res.status).toBe(200);
+    const after = await scrape();
+    expect(series(after, 'dataplatform_database_pool_waiting_queries')).toBe(0);
+    expect(series(after, 'dataplatform_database_up{engine="postgres"}')).toBe(1);
+  }, 60_000);
+});
