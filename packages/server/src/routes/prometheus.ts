@@ -41,7 +41,10 @@ const SCRAPE_WAIT_MS = 2000;
 function withinScrape<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('The database did not answer within the scrape')), SCRAPE_WAIT_MS);
+    timer = setTimeout(
+      () => reject(new Error('The database did not answer within the scrape')),
+      SCRAPE_WAIT_MS,
+    );
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
@@ -116,7 +119,7 @@ async function makeRegistry(sources: ScrapeSources): Promise<Registry> {
   if (pool) {
     new client.Gauge({
       name: 'dataplatform_database_pool_connections',
-      help: 'Connections of this instance\'s database pool by state (max: the pool\'s size).',
+      help: "Connections of this instance's database pool by state (max: the pool's size).",
       labelNames: ['state'],
       registers: [registry],
       collect() {
