@@ -14,6 +14,7 @@ import {
 import { http, type RequestHandler } from 'msw';
 import { AccountModel, type MockClient, type MockMail, type MockSession } from './accounts.js';
 import { type Answer, ApiError, errorAnswer, requestIdOf, toResponse } from './answers.js';
+import { ChangeLog } from './change-log.js';
 import type { Operation } from './document-operations.js';
 import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
@@ -68,6 +69,7 @@ interface MockState {
   accounts: AccountModel;
   jobs: JobLedger;
   webhooks: WebhookStore;
+  changes: ChangeLog;
 }
 
 const EVERY_SCOPE = effectiveScopes(SCOPES);
@@ -221,6 +223,7 @@ function handlerFor(route: RouteDefinition, baseUrl: string, state: MockState): 
           jobs: state.jobs,
           userId: session?.userId ?? (authenticated.key as ManagedKey | undefined)?.owner?.userId ?? null,
           conditions: conditionsOf(route, request),
+          lastEventId: request.headers.get('last-event-id') ?? undefined,
           ...(streamText === undefined
             ? {}
             : { stream: { text: streamText, contentType: request.headers.get('content-type') } }),
@@ -376,10 +379,14 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
     accounts: new AccountModel(),
     jobs: new JobLedger(),
     webhooks: new WebhookStore(),
+    changes: new ChangeLog(),
   };
   state.keys.tierOf = (key) =>
     'owner' in key ? userTier(state, (key as ManagedKey).owner.userId) : undefined;
-  state.documents.onChange((change) => state.webhooks.capture(change));
+  state.documents.onChange((change) => {
+    state.webhooks.capture(change);
+    state.changes.capture(change);
+  });
   state.accounts.triggers.webhooks = (id) => state.webhooks.get(id);
   state.accounts.devices.configure({ baseUrl, ...options.deviceSignIn });
   const ordered = [...routes].sort((a, b) => parameterCount(a) - parameterCount(b));
@@ -399,6 +406,7 @@ export function createDataPlatformMocks(options: DataPlatformMocksOptions = {}):
       state.jobs,
       state.webhooks,
       state.keys.managed,
+      state.changes,
     ),
     outbox: () => state.accounts.outbox(),
   };

@@ -9,6 +9,7 @@ import {
   routeById,
 } from '@dataplatform/contract';
 import { type Answer, ApiError } from './answers.js';
+import type { ChangeLog } from './change-log.js';
 import { type DocumentStore, ownFields } from './document-store.js';
 import { entityTagOf } from './entity-tags.js';
 import type { KeyRing } from './keys.js';
@@ -18,6 +19,7 @@ import type { WebhookStore } from './webhook-store.js';
 /** Everything the operations read and write. */
 export interface MockModel {
   documents: DocumentStore;
+  changes: ChangeLog;
   webhooks: WebhookStore;
   keys: KeyRing;
 }
@@ -126,18 +128,32 @@ const remove: Operation = (input, store) => {
   return { status: 200, body: { _id: input.params.id, deleted: true } };
 };
 
+/** One server-sent event as the server writes it. */
+function sseFrame(id: string, event: string, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 /**
- * A change stream that starts as the server's does (its start id alone), says why it carries nothing, then ends (a
- * client reconnects after `retry`): the mocks keep no outbox, so writes made through them are not streamed.
+ * A change stream: a new one sends its start id alone, as the server's does; one resumed by `Last-Event-ID` (or
+ * `?since=`) sends the collection's events kept after it, or one `error` event (`gone`) for an id not kept. Then it
+ * ends, and the client reconnects after the last id it got (see ChangeLog).
  */
-const changes: Operation = () => ({
-  status: 200,
-  body: undefined,
-  raw: {
-    contentType: 'text/event-stream; charset=utf-8',
-    text: `retry: 2000\nid: start_${new Date().toISOString()}\n\n: the mocks stream no changes\n\n`,
-  },
-});
+const changes: Operation = (input, _store, { changes }) => {
+  const collection = input.params.collection!;
+  const since = input.lastEventId ?? (input.query.since as string | undefined);
+  let text: string;
+  if (since === undefined) text = `retry: 500\nid: ${changes.start()}\n\n`;
+  else {
+    const events = changes.after(collection, since);
+    text = events
+      ? `retry: 500\n${events.map((event) => sseFrame(event.id, event.type, event)).join('')}`
+      : sseFrame(since, 'error', {
+          code: 'gone',
+          message: `Event ${since} is not kept (or never was an event of this collection): reload, then stream from now.`,
+        });
+  }
+  return { status: 200, body: undefined, raw: { contentType: 'text/event-stream; charset=utf-8', text } };
+};
 
 /** The behaviour of every document route, by operation id. */
 export const documentOperations: Record<(typeof dataRoutes)[number]['id'], Operation> = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountModel } from './accounts.js';
+import { ChangeLog } from './change-log.js';
 import { DocumentStore } from './document-store.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { JobLedger } from './imports.js';
@@ -17,6 +18,7 @@ function makeStore() {
       new JobLedger(),
       new WebhookStore(),
       new KeyRing().managed,
+      new ChangeLog(),
     ),
     ledger,
   };

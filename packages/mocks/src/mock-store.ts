@@ -9,6 +9,7 @@ import {
   type WebhookSubscriptionRecord,
 } from '@dataplatform/contract';
 import type { AccountModel } from './accounts.js';
+import type { ChangeLog } from './change-log.js';
 import type { DocumentStore } from './document-store.js';
 import type { IdempotencyLedger } from './idempotency.js';
 import type { JobLedger } from './imports.js';
@@ -56,7 +57,7 @@ function timestampOf(doc: Record<string, unknown>, field: '_createdAt' | '_updat
   return value;
 }
 
-/** Wraps the document store, the idempotency ledger, the accounts, the jobs, the webhooks and the keys in the facade tests use. */
+/** Wraps the document store, the idempotency ledger, the accounts, the jobs, the webhooks, the keys and the change log in the facade tests use. */
 export function createMockStore(
   documents: DocumentStore,
   ledger: IdempotencyLedger,
@@ -64,6 +65,7 @@ export function createMockStore(
   jobs: JobLedger,
   webhooks: WebhookStore,
   keys: ManagedKeys,
+  changes: ChangeLog,
 ): MockStore {
   return {
     reset() {
@@ -74,6 +76,7 @@ export function createMockStore(
       accounts.clear();
       jobs.clear();
       webhooks.clear();
+      changes.clear();
     },
     webhooks() {
       return webhooks.list();

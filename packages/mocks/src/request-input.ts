@@ -33,6 +33,8 @@ export interface OperationInput {
   jobs?: JobLedger;
   /** A document route's conditions: its If-Match (writes) or If-None-Match (reads) header, when sent. */
   conditions?: { ifMatch?: string; ifNoneMatch?: string };
+  /** A stream route's `Last-Event-ID` header, when sent. */
+  lastEventId?: string;
   /** The user the credential acts for: a session's user or a managed key's owner (null for the mocks' own keys). */
   userId?: string | null;
 }

@@ -160,6 +160,11 @@ export type {
 } from './resources/batch.js';
 export { Billing, BillingInvoices, type InvoiceListParams, type UsageParams } from './resources/billing.js';
 export {
+  type ChangeEvent,
+  ChangeStreamGoneError,
+  type SubscribeOptions,
+} from './resources/changes.js';
+export {
   ClusterInvitations,
   type ClusterListParams,
   ClusterMembers,

@@ -6,6 +6,7 @@ import type { RequestOptions } from '../internal/request-options.js';
 import type { RequestBody } from '../internal/transport.js';
 import { segment } from '../internal/utils.js';
 import type { BatchOperation, BatchOptions, BatchResponse } from './batch.js';
+import { type ChangeEvent, changeEvents, type SubscribeOptions } from './changes.js';
 import { Collection } from './collection.js';
 import { QueryBuilder, type SqlParam } from './query.js';
 
@@ -98,6 +99,21 @@ export class Data extends APIResource {
     options?: RequestOptions,
   ): AsyncIterable<StoredDocument<T>> {
     return this.list<T>(collection, params, options);
+  }
+
+  /**
+   * The collection's changes as they happen, filtered by `where` when given, for as long as the caller reads: the
+   * stream is opened again after every drop and resumes after the last event, so none is missed or seen twice
+   * (keep `event.id` and pass it as `since` to resume in a later process). Stop with `break` or `options.signal`.
+   * @example for await (const change of client.data.subscribe<Order>('orders', { where: 'total > ?', params: [100] }))
+   *   render(change.type, change.data);
+   */
+  subscribe<T extends object = AnyDocument>(
+    collection: string,
+    options: SubscribeOptions = {},
+  ): AsyncGenerator<ChangeEvent<T>, void, undefined> {
+    const path = `${BASE}${segment(collection, 'collection')}/changes`;
+    return changeEvents<T>((stream) => this._client.getEventStream(path, stream), options);
   }
 
   /** Fetches one document; NotFoundError when it does not exist. */

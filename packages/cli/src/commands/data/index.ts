@@ -7,20 +7,23 @@ import { newInsertCommand } from './insert.js';
 import { newListCommand } from './list.js';
 import { newReplaceCommand } from './replace.js';
 import { newUpdateCommand } from './update.js';
+import { newWatchCommand } from './watch.js';
 
 /** `dp data …`: documents in collections (`/api/v1/data/{collection}`). */
 export function newDataCommand(f: Factory): Command {
   const command = new Command('data')
-    .description('List, read and write documents in collections')
+    .description('List, read, write and watch documents in collections')
     .addCommand(newListCommand(f))
     .addCommand(newGetCommand(f))
     .addCommand(newInsertCommand(f))
     .addCommand(newReplaceCommand(f))
     .addCommand(newUpdateCommand(f))
-    .addCommand(newDeleteCommand(f));
+    .addCommand(newDeleteCommand(f))
+    .addCommand(newWatchCommand(f));
   return withExamples(command, [
     'dp data list orders --sort -total',
     `dp data insert orders '{"customer":"ada","total":42}'`,
     'dp data get orders o-1',
+    'dp data watch orders',
   ]);
 }

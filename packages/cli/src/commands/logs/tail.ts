@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { wholeNumber, withExamples } from '../command.js';
+import { onInterrupt } from '../interrupt.js';
 
 /** Options of `dp logs tail`. */
 export interface LogsTailOptions {
@@ -120,19 +121,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
   });
-}
-
-/** An abort signal for Ctrl-C and SIGTERM. */
-function onInterrupt(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  process.once('SIGINT', abort);
-  process.once('SIGTERM', abort);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', abort);
-      process.off('SIGTERM', abort);
-    },
-  };
 }

@@ -3,6 +3,7 @@ import { attempt } from '../../errors/cli-error.js';
 import type { Factory } from '../../factory.js';
 import { parseHttpAddress } from '../../input/http-address.js';
 import { type Run, withExamples } from '../command.js';
+import { onInterrupt } from '../interrupt.js';
 import { collectEvents, type EventName } from './show.js';
 
 /** Options of `dp webhooks listen`. */
@@ -136,19 +137,4 @@ export async function runWebhooksListen(
   status('stopped', session ? `Stopped; deleted the session's webhook ${session._id}` : 'Stopped', {
     webhookId,
   });
-}
-
-/** An abort signal for Ctrl-C and SIGTERM; a second Ctrl-C, with no listener left, ends the process at once. */
-function onInterrupt(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  process.once('SIGINT', abort);
-  process.once('SIGTERM', abort);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', abort);
-      process.off('SIGTERM', abort);
-    },
-  };
 }
