@@ -1,38 +1,8 @@
-import { createDataPlatformMocks } from '@dataplatform/mocks';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BadRequestError, DataPlatform, NotFoundError } from '../src/index.js';
+import { useMockedApi } from './mocked-api.js';
 
-const baseUrl = 'http://localhost:5000';
-const mocks = createDataPlatformMocks({ baseUrl });
-const server = setupServer(...mocks.handlers);
-const seen: string[] = [];
-
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  server.events.on('request:start', ({ request }) => {
-    const url = new URL(request.url);
-    seen.push(`${request.method} ${url.pathname}${url.search}`);
-  });
-});
-afterEach(() => {
-  mocks.store.reset();
-  seen.length = 0;
-});
-afterAll(() => server.close());
-
-async function signedIn(): Promise<DataPlatform> {
-  const client = new DataPlatform({ baseUrl, maxRetries: 0 });
-  await client.auth.signUp(
-    {
-      email: `i-${Math.random().toString(36).slice(2)}@example.com`,
-      password: 'a long passphrase',
-      name: 'I',
-    },
-    { storeToken: true },
-  );
-  return client;
-}
+const { baseUrl, mocks, seen, signedIn } = useMockedApi();
 
 describe('client.intelligence', () => {
   it('builds a dataset, trains, predicts, writes a batch prediction and deletes, on the routes of the contract', async () => {
