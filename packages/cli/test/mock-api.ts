@@ -19,6 +19,16 @@ export interface MockApi {
   env: Record<string, string>;
   /** Adds handlers in front of the contract's for the current test (a route the mocks lack, a local receiver). */
   use(...handlers: RequestHandler[]): void;
+  /** Signs a new user up; `env` points the CLI at the mock API with the user's session token. */
+  signUp(fields?: { email?: string; password?: string; name?: string }): Promise<SignedUpUser>;
+}
+
+/** A user `signUp` made. */
+export interface SignedUpUser {
+  token: string;
+  userId: string;
+  email: string;
+  env: { DATAPLATFORM_BASE_URL: string; DATAPLATFORM_TOKEN: string };
 }
 
 /**
@@ -54,5 +64,24 @@ export function useMockApi(options: Omit<DataPlatformMocksOptions, 'baseUrl'> = 
     requests: () => [...seen],
     env: { DATAPLATFORM_BASE_URL: MOCK_BASE_URL, DATAPLATFORM_API_KEY: mocks.apiKey },
     use: (...handlers) => server.use(...handlers),
+    async signUp(fields = {}) {
+      const email = fields.email ?? `user-${Math.random().toString(36).slice(2)}@example.com`;
+      const res = await fetch(`${MOCK_BASE_URL}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email,
+          password: fields.password ?? 'a long passphrase',
+          name: fields.name ?? 'User',
+        }),
+      });
+      const { token, user } = (await res.json()) as { token: string; user: { _id: string } };
+      return {
+        token,
+        userId: user._id,
+        email,
+        env: { DATAPLATFORM_BASE_URL: MOCK_BASE_URL, DATAPLATFORM_TOKEN: token },
+      };
+    },
   };
 }

@@ -44,20 +44,7 @@ describe('dp backups: arguments', () => {
 describe('dp backups: run', () => {
   const api = useMockApi();
 
-  async function signedIn() {
-    const base = api.env.DATAPLATFORM_BASE_URL!;
-    const res = await fetch(`${base}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `b-${Math.random().toString(36).slice(2)}@example.com`,
-        password: 'a long passphrase',
-        name: 'B',
-      }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    return { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token };
-  }
+  const signedIn = async () => (await api.signUp()).env;
 
   it('creates a backup, lists it, downloads its archive to a file and restores it', async () => {
     api.mocks.store.seed('orders', [{ _id: 'o1', total: 3 }]);

@@ -51,20 +51,7 @@ describe('dp indexes: arguments', () => {
 describe('dp indexes: run', () => {
   const api = useMockApi();
 
-  async function signedIn() {
-    const base = api.env.DATAPLATFORM_BASE_URL!;
-    const res = await fetch(`${base}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `i-${Math.random().toString(36).slice(2)}@example.com`,
-        password: 'a long passphrase',
-        name: 'I',
-      }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    return { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token };
-  }
+  const signedIn = async () => (await api.signUp()).env;
 
   it('creates, lists and drops an index; a taken name is exit status 6', async () => {
     const env = await signedIn();

@@ -45,20 +45,7 @@ describe('dp intelligence: arguments', () => {
 describe('dp intelligence: run', () => {
   const api = useMockApi();
 
-  async function signedIn() {
-    const base = api.env.DATAPLATFORM_BASE_URL!;
-    const res = await fetch(`${base}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `i-${Math.random().toString(36).slice(2)}@example.com`,
-        password: 'a long passphrase',
-        name: 'I',
-      }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    return { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token };
-  }
+  const signedIn = async () => (await api.signUp()).env;
 
   it('makes a dataset, trains a model on it and predicts a row', async () => {
     api.mocks.store.seed(

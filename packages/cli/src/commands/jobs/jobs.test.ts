@@ -43,16 +43,12 @@ describe('dp jobs: run', () => {
   const api = useMockApi();
 
   async function signedIn() {
-    const res = await fetch(`${api.env.DATAPLATFORM_BASE_URL}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' }),
+    const user = await api.signUp({
+      email: 'ada@example.com',
+      password: 'correct horse battery',
+      name: 'Ada',
     });
-    const body = (await res.json()) as { token: string; user: { _id: string } };
-    return {
-      env: { DATAPLATFORM_BASE_URL: api.env.DATAPLATFORM_BASE_URL!, DATAPLATFORM_TOKEN: body.token },
-      userId: body.user._id,
-    };
+    return { env: user.env, userId: user.userId };
   }
 
   it('lists jobs: a table on a terminal, a JSON line each when piped, the page with --json', async () => {

@@ -39,18 +39,8 @@ describe('dp logs tail: run', () => {
   const api = useMockApi();
 
   async function signedIn() {
-    const base = api.env.DATAPLATFORM_BASE_URL!;
-    const res = await fetch(`${base}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `t-${Math.random().toString(36).slice(2)}@example.com`,
-        password: 'a long passphrase',
-        name: 'T',
-      }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    return { base, token, env: { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token, NO_COLOR: '1' } };
+    const { token, env } = await api.signUp();
+    return { base: env.DATAPLATFORM_BASE_URL, token, env: { ...env, NO_COLOR: '1' } };
   }
 
   function tail(env: Record<string, string>, options: LogsTailOptions, tty = false) {

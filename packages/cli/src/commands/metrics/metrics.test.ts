@@ -26,20 +26,7 @@ describe('dp metrics: arguments', () => {
 describe('dp metrics: run', () => {
   const api = useMockApi();
 
-  async function signedIn() {
-    const base = api.env.DATAPLATFORM_BASE_URL!;
-    const res = await fetch(`${base}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `m-${Math.random().toString(36).slice(2)}@example.com`,
-        password: 'a long passphrase',
-        name: 'M',
-      }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    return { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token };
-  }
+  const signedIn = async () => (await api.signUp()).env;
 
   it("shows the first cluster's series and totals as JSON", async () => {
     const env = await signedIn();

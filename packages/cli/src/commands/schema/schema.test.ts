@@ -51,20 +51,7 @@ describe('dp schema: arguments', () => {
 describe('dp schema: run', () => {
   const api = useMockApi();
 
-  async function signedIn() {
-    const base = api.env.DATAPLATFORM_BASE_URL!;
-    const res = await fetch(`${base}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `s-${Math.random().toString(36).slice(2)}@example.com`,
-        password: 'a long passphrase',
-        name: 'S',
-      }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    return { DATAPLATFORM_BASE_URL: base, DATAPLATFORM_TOKEN: token };
-  }
+  const signedIn = async () => (await api.signUp()).env;
 
   it('infers a schema into a file, sets it from the file, reads it back and removes it', async () => {
     api.mocks.store.seed('orders', [
