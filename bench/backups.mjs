@@ -164,7 +164,8 @@ cluster (\`POST /api/backups/{id}/restore\`, until its job ended), each timed ov
 end of the job; then the engine's own tools on the same database in the same run. Memory is the peak resident
 memory (RSS) of the server process during its job (the server idles at about the figure in the note below), or
 of the tool's process, and its anonymous part (\`RssAnon\`: what the process allocated; the rest is file-backed,
-mostly the database pages SQLite's mmap reads, which the kernel can drop). Archive sizes: the gzip archive, the custom-format dump, the SQLite copy.
+mostly the database pages SQLite's mmap reads, which the kernel can drop). Archive sizes: the gzip archive, the
+custom-format dump, the SQLite copy.
 
 | engine | tool | backup s | docs/s | peak MiB RSS / anon | restore s | docs/s | peak MiB RSS / anon | archive MiB |
 |---|---|---:|---:|---:|---:|---:|---:|---:|
