@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { Sql, TransactionSql } from 'postgres';
 import type {
   BackupRow,
@@ -12,8 +13,8 @@ import { PostgresCollections } from './collections.js';
 const COLUMNS = `id, cluster_id AS "clusterId", status, created_at AS "createdAt", completed_at AS "completedAt",
   document_count::float8 AS "documentCount", size_bytes::float8 AS "sizeBytes", checksum`;
 
-/** Documents a restore writes per statement. */
-const INSERT_CHUNK = 500;
+/** Text a restore gathers before it writes to its COPY: one socket write per megabyte, not one per document. */
+const COPY_BATCH = 1 << 20;
 
 /** Backups on PostgreSQL. */
 export class PostgresBackups implements BackupStore {
@@ -91,59 +92,110 @@ export class PostgresBackups implements BackupStore {
     return this.sql.begin(async (tx) => {
       let collections = 0;
       let documents = 0;
-      let current: { name: string; rowId: string } | null = null;
-      let pending: SnapshotDocument[] = [];
-      const flush = async () => {
-        if (!current || pending.length === 0) return;
-        await insertDocuments(tx, current.rowId, pending);
-        documents += pending.length;
-        pending = [];
+      let current: { name: string; rowId: string; copy: CopyIn } | null = null;
+      const close = async () => {
+        if (!current) return;
+        const rows = await current.copy.end();
+        if (rows > 0)
+          await tx`INSERT INTO collection_counters (collection_id, shard, n) VALUES (${current.rowId}, 0, ${rows})`;
+        documents += rows;
       };
-      for await (const entry of entries) {
-        if (entry.type === 'collection') {
-          await flush();
-          const { name, validator } = entry.collection;
-          const rowId = await this.collectionRows.ensure({ clusterId, collection: name });
-          current = { name, rowId };
-          collections++;
-          await tx`DELETE FROM documents WHERE collection_id = ${rowId}`;
-          await tx`DELETE FROM collection_counters WHERE collection_id = ${rowId}`;
-          await tx`DELETE FROM collection_validators WHERE cluster_id = ${clusterId} AND collection = ${name}`;
-          if (validator)
-            await tx`
-              INSERT INTO collection_validators (cluster_id, collection, schema, level, created_at, updated_at)
-              VALUES (${clusterId}, ${name}, ${validator.schema}, ${validator.level}, ${validator.createdAt}, ${validator.updatedAt})`;
-        } else {
-          if (entry.collection !== current?.name) throw new Error('A document before its collection');
-          pending.push(entry.document);
-          if (pending.length >= INSERT_CHUNK) await flush();
+      try {
+        for await (const entry of entries) {
+          if (entry.type === 'collection') {
+            await close();
+            current = null;
+            const { name, validator } = entry.collection;
+            const rowId = await this.collectionRows.ensure({ clusterId, collection: name });
+            collections++;
+            await tx`DELETE FROM documents WHERE collection_id = ${rowId}`;
+            await tx`DELETE FROM collection_counters WHERE collection_id = ${rowId}`;
+            await tx`DELETE FROM collection_validators WHERE cluster_id = ${clusterId} AND collection = ${name}`;
+            if (validator)
+              await tx`
+                INSERT INTO collection_validators (cluster_id, collection, schema, level, created_at, updated_at)
+                VALUES (${clusterId}, ${name}, ${validator.schema}, ${validator.level}, ${validator.createdAt}, ${validator.updatedAt})`;
+            current = { name, rowId, copy: await CopyIn.open(tx, rowId) };
+          } else {
+            if (entry.collection !== current?.name) throw new Error('A document before its collection');
+            await current.copy.write(entry.document);
+          }
         }
+        await close();
+      } catch (error) {
+        // A COPY left open would hold the connection: end it with the error, and the transaction rolls back.
+        current?.copy.fail(error);
+        throw error;
       }
-      await flush();
       return { collections, documents };
     }) as Promise<{ collections: number; documents: number }>;
   }
 }
 
-async function insertDocuments(tx: TransactionSql, rowId: string, rows: SnapshotDocument[]) {
-  await tx.unsafe(
-    `WITH inserted AS (
-       INSERT INTO documents (collection_id, id, data, created_at, updated_at)
-       SELECT $1, r.id, r.data::jsonb, r.created_at, r.updated_at
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS r(id, data, created_at, updated_at)
-       RETURNING 1
-     )
-     INSERT INTO collection_counters (collection_id, shard, n)
-     SELECT $1, 0, count(*) FROM inserted HAVING count(*) > 0
-     ON CONFLICT (collection_id, shard) DO UPDATE SET n = collection_counters.n + EXCLUDED.n`,
-    [
-      rowId,
-      rows.map((row) => row.id),
-      rows.map((row) => row.data),
-      rows.map((row) => row.createdAt),
-      rows.map((row) => row.updatedAt),
-    ] as never[],
-  );
+/** One field of COPY's text format: backslash, tab, line feed and carriage return escaped. */
+function copyField(text: string): string {
+  return /[\\\t\n\r]/.test(text)
+    ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
+    : text;
+}
+
+/**
+ * A `COPY documents FROM STDIN` of one collection: several times as fast as multi-row INSERTs, and PostgreSQL
+ * parses the jsonb itself.
+ */
+class CopyIn {
+  private batch = '';
+  private rows = 0;
+  private ended = false;
+
+  private constructor(
+    private readonly tx: TransactionSql,
+    private readonly stream: Writable,
+    private readonly rowId: string,
+  ) {
+    // An error of the COPY destroys the stream; `write` and `end` then throw it.
+    stream.on('error', () => {});
+  }
+
+  static async open(tx: TransactionSql, rowId: string): Promise<CopyIn> {
+    const stream = await tx
+      .unsafe(`COPY documents (collection_id, id, data, created_at, updated_at) FROM STDIN`)
+      .writable();
+    return new CopyIn(tx, stream, rowId);
+  }
+
+  async write(row: SnapshotDocument): Promise<void> {
+    this.batch += `${this.rowId}\t${copyField(row.id)}\t${copyField(row.data)}\t${copyField(row.createdAt)}\t${copyField(row.updatedAt)}\n`;
+    this.rows++;
+    if (this.batch.length >= COPY_BATCH) await this.flush();
+  }
+
+  /** Writes the gathered text and waits until the socket took it (so the COPY's memory stays one batch). */
+  private async flush(): Promise<void> {
+    const text = this.batch;
+    this.batch = '';
+    if (text === '') return;
+    await new Promise<void>((resolve, reject) =>
+      this.stream.write(text, (error) => (error ? reject(this.stream.errored ?? error) : resolve())),
+    );
+  }
+
+  /**
+   * Ends the COPY; resolves with the rows written. With nothing left to write, `end` hands the COPY its end at
+   * once. postgres.js never calls back a COPY whose error comes after its end, so the end is awaited through a
+   * statement queued behind it instead, which fails in the aborted transaction.
+   */
+  async end(): Promise<number> {
+    await this.flush();
+    this.ended = true;
+    this.stream.end();
+    await this.tx`SELECT 1`;
+    return this.rows;
+  }
+
+  fail(error: unknown): void {
+    if (!this.ended && !this.stream.destroyed) this.stream.destroy(error as Error);
+  }
 }
 
 /** The collections of a cluster with documents, a validator or an index, read in the snapshot's transaction. */
