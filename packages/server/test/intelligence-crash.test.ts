@@ -1,14 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Dataset, type Model, seeded } from '@dataplatform/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { newJobRecord } from '../src/services/job-runner.js';
 import { openStorage } from '../src/storage/index.js';
 import type { JobRecord } from '../src/storage/jobs.js';
-import { availableEngines, createTestDatabase } from './helpers.js';
-import { startProcess, stop } from './server-process.js';
-import { freePort } from './setup/services.js';
+import { crashServer } from './crash-server.js';
+import { availableEngines } from './helpers.js';
 
 /** Rows of the collection the dataset copies and the model trains on. */
 const ROWS = 5000;
@@ -20,36 +16,9 @@ interface Job {
 
 describe.each(availableEngines())('intelligence jobs across SIGKILL on %s', (engine) => {
   it('builds a dataset and trains a model again after a restart when a SIGKILL cut them short', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-intelligence-crash-'));
-    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATAPLATFORM_DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-    };
-    let server = await startProcess(env);
+    const server = await crashServer(engine, 'dataplatform-intelligence-crash-');
+    const { call, apiKey } = server;
     try {
-      const { apiKey, email, password } = JSON.parse(
-        readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'),
-      );
-      const signIn = await fetch(`${server.url}/api/auth/signin`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      const { token } = (await signIn.json()) as { token: string };
-      const call = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${server.url}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-      };
       const data = (path: string, body: unknown) =>
         fetch(`${server.url}/api/v1/data${path}`, {
           method: 'POST',
@@ -87,10 +56,10 @@ describe.each(availableEngines())('intelligence jobs across SIGKILL on %s', (eng
       // written last), so a dataset `building` and a model `training` with their jobs `running`, last saved a
       // minute ago (so that PostgreSQL's instance takes them as stale at once). Made this way rather than by
       // killing at the right moment, which a fast build or training makes a race.
-      await stop(server.child, 'SIGKILL');
+      await server.kill();
       const storage = await openStorage({
-        dataDir,
-        databaseUrl: database?.url,
+        dataDir: server.dataDir,
+        databaseUrl: server.databaseUrl,
         databasePoolSize: 2,
         sqliteSynchronous: 'NORMAL',
       });
@@ -145,7 +114,7 @@ describe.each(availableEngines())('intelligence jobs across SIGKILL on %s', (eng
       } finally {
         await storage.close();
       }
-      server = await startProcess(env, 'source', { credentials: false });
+      await server.restart();
 
       // The build is done again from the start: every row once.
       expect(await ended('job_crash_build')).toMatchObject({ status: 'succeeded', failure: null });
@@ -166,9 +135,7 @@ describe.each(availableEngines())('intelligence jobs across SIGKILL on %s', (eng
       });
       expect(predicted.body.predictions).toEqual([true]);
     } finally {
-      await stop(server.child, 'SIGTERM');
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
     }
   }, 400_000);
 });
