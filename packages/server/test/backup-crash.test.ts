@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crashServer } from './crash-server.js';
 import { availableEngines } from './helpers.js';
 
@@ -38,16 +38,7 @@ describe.each(availableEngines())('backups and restores across SIGKILL on %s', (
         await server.kill();
         await server.restart();
       };
-      /** The job once it ended: at the restart on SQLite, within a sweep (30 s) on PostgreSQL. */
-      const ended = (jobId: string) =>
-        vi.waitFor(
-          async () => {
-            const job = (await call('GET', `/api/jobs/${jobId}`)).body as unknown as Job;
-            expect(['succeeded', 'failed']).toContain(job.status);
-            return job;
-          },
-          { timeout: 90_000, interval: 200 },
-        );
+      const ended = async (jobId: string) => (await server.ended(jobId)) as unknown as Job;
 
       for (let from = 0; from < DOCUMENTS; from += 1000) {
         const operations = Array.from({ length: 1000 }, (_, i) => ({

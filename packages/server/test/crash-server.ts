@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect, vi } from 'vitest';
 import { createTestDatabase, type Engine } from './helpers.js';
 import { startProcess, stop } from './server-process.js';
 import { freePort } from './setup/services.js';
@@ -8,7 +9,7 @@ import { freePort } from './setup/services.js';
 /**
  * The reference server in a process of its own, for tests that SIGKILL it: over a fresh data directory (and, on
  * PostgreSQL, a fresh database) that outlive the process, signed in as its development account. `call` answers
- * the JSON of a dashboard route with the session; `kill` ends the process with SIGKILL and `restart` starts it
+ * the JSON of a dashboard route with the session, `ended` waits for a job to end; `kill` ends the process with SIGKILL and `restart` starts it
  * again on the same data; `close` stops it and removes the data.
  */
 export async function crashServer(engine: Engine, prefix: string) {
@@ -45,6 +46,19 @@ export async function crashServer(engine: Engine, prefix: string) {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    /**
+     * The job (`GET /api/jobs/{id}`) once it ended: at the restart on SQLite, within a sweep (30 s) on PostgreSQL.
+     */
+    ended(jobId: string, timeout = 90_000) {
+      return vi.waitFor(
+        async () => {
+          const job = (await this.call('GET', `/api/jobs/${jobId}`)).body;
+          expect(['succeeded', 'failed']).toContain(job.status);
+          return job;
+        },
+        { timeout, interval: 200 },
+      );
     },
     kill: () => stop(server.child, 'SIGKILL'),
     async restart() {

@@ -1,5 +1,5 @@
 import { type Dataset, type Model, seeded } from '@dataplatform/contract';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newJobRecord } from '../src/services/job-runner.js';
 import { openStorage } from '../src/storage/index.js';
 import type { JobRecord } from '../src/storage/jobs.js';
@@ -8,11 +8,6 @@ import { availableEngines } from './helpers.js';
 
 /** Rows of the collection the dataset copies and the model trains on. */
 const ROWS = 5000;
-
-interface Job {
-  status: string;
-  failure: { code: string; message: string } | null;
-}
 
 describe.each(availableEngines())('intelligence jobs across SIGKILL on %s', (engine) => {
   it('builds a dataset and trains a model again after a restart when a SIGKILL cut them short', async () => {
@@ -25,16 +20,7 @@ describe.each(availableEngines())('intelligence jobs across SIGKILL on %s', (eng
           headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-      /** The job once it ended. */
-      const ended = (jobId: string) =>
-        vi.waitFor(
-          async () => {
-            const job = (await call('GET', `/api/jobs/${jobId}`)).body as unknown as Job;
-            expect(['succeeded', 'failed']).toContain(job.status);
-            return job;
-          },
-          { timeout: 120_000, interval: 250 },
-        );
+      const ended = (jobId: string) => server.ended(jobId, 120_000);
 
       // Two numbers and a label that depends on them.
       const random = seeded(11);
