@@ -1,6 +1,6 @@
 """The scikit-learn side of `pnpm bench:intelligence`.
 
-`data <dir>`: writes iris, diabetes (both shipped inside scikit-learn) and two generated sets of 100,000 rows
+`data <dir>`: writes iris, breast cancer, diabetes (shipped inside scikit-learn) and two generated sets of 100,000 rows
 (numpy seed 7) as JSON row lists. `fit <dir>`: trains scikit-learn's same algorithms on the split the engine used
 (`<name>.split.json`: the held-out row numbers), with the same preprocessing (standardized features), and prints
 the held-out score and the training time of each as JSON.
@@ -10,10 +10,11 @@ import sys
 import time
 
 import numpy as np
-from sklearn.datasets import load_diabetes, load_iris
-from sklearn.ensemble import RandomForestClassifier
+from sklearn.cluster import KMeans
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.metrics import accuracy_score, r2_score
+from sklearn.metrics import accuracy_score, r2_score, silhouette_score
 from sklearn.preprocessing import StandardScaler
 
 
@@ -25,6 +26,9 @@ def write_data(out):
     iris = load_iris()
     species = [str(iris.target_names[t]) for t in iris.target]
     sets = {"iris": rows_of(iris.data, species, [n.replace(" (cm)", "").replace(" ", "_") for n in iris.feature_names], "species")}
+    cancer = load_breast_cancer()
+    diagnosis = [str(cancer.target_names[t]) for t in cancer.target]
+    sets["cancer"] = rows_of(cancer.data, diagnosis, [n.replace(" ", "_") for n in cancer.feature_names], "diagnosis")
     diabetes = load_diabetes()
     sets["diabetes"] = rows_of(diabetes.data, map(float, diabetes.target), diabetes.feature_names, "progression")
     rng = np.random.default_rng(7)
@@ -40,7 +44,7 @@ def write_data(out):
             json.dump(rows, f)
 
 
-def fit(out, name, algorithm, target):
+def fit(out, name, task, algorithm, target):
     rows = json.load(open(f"{out}/{name}.json"))
     test = set(json.load(open(f"{out}/{name}.split.json")))
     features = [k for k in rows[0] if k != target]
@@ -50,17 +54,35 @@ def fit(out, name, algorithm, target):
     test_idx = np.array(sorted(test))
     scaler = StandardScaler().fit(x[train_idx])
     xt, xv = scaler.transform(x[train_idx]), scaler.transform(x[test_idx])
+    score, seconds = fitted_score(task, algorithm, 1, xt, y[train_idx], xv, y[test_idx])
+    # A forest's score moves with its seed: the range over 20 seeds tells a real gap from that.
+    spread = None
+    if algorithm == "random_forest":
+        scores = [fitted_score(task, algorithm, seed, xt, y[train_idx], xv, y[test_idx])[0] for seed in range(20)]
+        spread = [float(min(scores)), float(max(scores))]
+    return {"score": float(score), "seconds": seconds, "spread": spread}
+
+
+def fitted_score(task, algorithm, seed, xt, yt, xv, yv):
+    """Fits scikit-learn's algorithm with `seed`: the held-out score and the seconds `fit` took."""
     model = {
         "linear": lambda: LinearRegression(),
         "logistic": lambda: LogisticRegression(max_iter=1000),
-        "random_forest": lambda: RandomForestClassifier(n_estimators=50, random_state=1),
+        "random_forest": lambda: (RandomForestRegressor if task == "regression" else RandomForestClassifier)(
+            n_estimators=50, random_state=seed
+        ),
+        # The engine's defaults: 3 clusters, k-means++ from one start.
+        "kmeans": lambda: KMeans(n_clusters=3, n_init=1, random_state=seed),
     }[algorithm]()
     start = time.perf_counter()
-    model.fit(xt, y[train_idx])
+    model.fit(xt, None if task == "clustering" else yt)
     seconds = time.perf_counter() - start
     predicted = model.predict(xv)
-    score = r2_score(y[test_idx], predicted) if algorithm == "linear" else accuracy_score(y[test_idx], predicted)
-    return {"score": float(score), "seconds": seconds}
+    if task == "clustering":
+        return silhouette_score(xv, predicted), seconds
+    if task == "regression":
+        return r2_score(yv, predicted), seconds
+    return accuracy_score(yv, predicted), seconds
 
 
 if __name__ == "__main__":
@@ -68,4 +90,4 @@ if __name__ == "__main__":
         write_data(sys.argv[2])
     else:
         runs = json.loads(sys.argv[3])
-        print(json.dumps([fit(sys.argv[2], r["name"], r["algorithm"], r["target"]) for r in runs]))
+        print(json.dumps([fit(sys.argv[2], r["name"], r["task"], r["algorithm"], r["target"]) for r in runs]))

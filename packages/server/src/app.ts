@@ -331,7 +331,7 @@ export async function buildApp(
   await schemaJobs.resumeUnfinished();
   schemaJobs.sweepStale();
   const predictors = new Predictors(storage);
-  const intelligenceJobs = new IntelligenceJobs(storage, predictors, app.log);
+  const intelligenceJobs = new IntelligenceJobs(storage, predictors, guards, app.log);
   app.decorate('intelligenceJobs', intelligenceJobs);
   app.addHook('onClose', () => intelligenceJobs.close());
   await intelligenceJobs.resumeUnfinished();

@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { availableEngines, createTestDatabase } from './helpers.js';
-import { startProcess, stop } from './server-process.js';
-import { freePort } from './setup/services.js';
+import { describe, expect, it } from 'vitest';
+import { crashServer } from './crash-server.js';
+import { availableEngines } from './helpers.js';
 
 /** Enough documents that a backup and a restore run in the background (over 10,000) for a while. */
 const DOCUMENTS = 40_000;
@@ -18,36 +16,9 @@ interface Job {
 
 describe.each(availableEngines())('backups and restores across SIGKILL on %s', (engine) => {
   it('writes a killed backup again after the restart, and a killed restore leaves the target whole', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-backup-crash-'));
-    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATAPLATFORM_DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-    };
-    let server = await startProcess(env);
+    const server = await crashServer(engine, 'dataplatform-backup-crash-');
+    const { call, apiKey, dataDir } = server;
     try {
-      const { apiKey, email, password } = JSON.parse(
-        readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'),
-      );
-      const signIn = await fetch(`${server.url}/api/auth/signin`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      const { token } = (await signIn.json()) as { token: string };
-      const call = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${server.url}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-      };
       const data = (method: string, path: string, body?: unknown) =>
         fetch(`${server.url}/api/v1/data${path}`, {
           method,
@@ -64,19 +35,10 @@ describe.each(availableEngines())('backups and restores across SIGKILL on %s', (
           if ((job.progress?.done ?? 0) > 0 || job.progress?.total) break;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        await stop(server.child, 'SIGKILL');
-        server = await startProcess(env, 'source', { credentials: false });
+        await server.kill();
+        await server.restart();
       };
-      /** The job once it ended: at the restart on SQLite, within a sweep (30 s) on PostgreSQL. */
-      const ended = (jobId: string) =>
-        vi.waitFor(
-          async () => {
-            const job = (await call('GET', `/api/jobs/${jobId}`)).body as unknown as Job;
-            expect(['succeeded', 'failed']).toContain(job.status);
-            return job;
-          },
-          { timeout: 90_000, interval: 200 },
-        );
+      const ended = async (jobId: string) => (await server.ended(jobId)) as unknown as Job;
 
       for (let from = 0; from < DOCUMENTS; from += 1000) {
         const operations = Array.from({ length: 1000 }, (_, i) => ({
@@ -116,9 +78,7 @@ describe.each(availableEngines())('backups and restores across SIGKILL on %s', (
       expect((await data('GET', '/crash/marker')).status).toBe(404);
       expect(existsSync(join(dataDir, 'backups', `${backupId}.ndjson.gz`))).toBe(true);
     } finally {
-      await stop(server.child, 'SIGTERM');
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
     }
   }, 300_000);
 });

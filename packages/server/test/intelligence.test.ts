@@ -328,6 +328,59 @@ describe.each(availableEngines())('the intelligence engine on %s', (engine) => {
     expect(docs[0]!.prediction).toBeTypeOf('number');
   });
 
+  it('writes a batch prediction through the output collection’s validator and outbox', async () => {
+    const model = await train({ name: 'checked', datasetId: pointsSet._id, task: 'regression', target: 'y' });
+    await write(
+      'checked_source',
+      points(40, 5).map((row) => ({ ...row, _id: `c${row._id}` })),
+    );
+    // Predictions above 20 do not match the validator; a subscription wants every event of the output.
+    const schema = { type: 'object', properties: { prediction: { type: 'number', maximum: 20 } } };
+    const validator = await as('PUT', `/api/schema/collections/checked_out/validator?clusterId=${cluster}`, {
+      schema,
+    });
+    expect(validator.status, await validator.clone().text()).toBe(200);
+    await t.server.storage.webhooks.create({
+      id: 'wh_predictions',
+      clusterId: cluster,
+      url: 'http://127.0.0.1:9/',
+      events: ['*'],
+      collection: 'checked_out',
+      delivery: 'http',
+      createdAt: new Date().toISOString(),
+      secret: 'sealed',
+    });
+    const res = await as('POST', '/api/intelligence/predictions', {
+      modelId: model._id,
+      collection: 'checked_source',
+      outputCollection: 'checked_out',
+    });
+    const job = (await res.json()) as {
+      status: string;
+      counts: { rows: number; inserted: number; failed: number };
+      errors: { line: number; code: string }[];
+    };
+    expect(job.status).toBe('succeeded');
+    const { predictions } = await predict(
+      model._id,
+      points(40, 5).map(({ _id, ...row }) => row),
+    );
+    const over = (predictions as number[]).filter((p) => p > 20).length;
+    expect(over).toBeGreaterThan(0);
+    expect(over).toBeLessThan(40);
+    expect(job.counts).toEqual({ rows: 40, inserted: 40 - over, failed: over });
+    expect(job.errors).toHaveLength(over);
+    expect(job.errors[0]!.code).toBe('schema_violation');
+    const written = await t.call('GET', '/api/v1/data/checked_out?limit=100', { key: dataKey });
+    const docs = ((await written.json()) as { data: Row[] }).data;
+    expect(docs).toHaveLength(40 - over);
+    expect(docs.every((doc) => (doc.prediction as number) <= 20)).toBe(true);
+    // Each stored prediction has its document.created event, as any other write.
+    const { rows } = await t.server.storage.deliveries.list('wh_predictions', { limit: 100, skip: 0 });
+    expect(rows.map((d) => d.documentId).sort()).toEqual(docs.map((doc) => doc._id).sort());
+    expect(new Set(rows.map((d) => d.eventType))).toEqual(new Set(['document.created']));
+  });
+
   it('keeps a trained model across a restart', async () => {
     const model = await train({ name: 'kept', datasetId: pointsSet._id, task: 'regression', target: 'y' });
     const rows = [{ a: 2, b: 3, c: 'x' }];

@@ -232,10 +232,18 @@ export const ModelCreate = z
           .max(2 ** 31 - 1)
           .optional(),
         k: z.number().int().min(2).max(100).optional().meta({ description: 'kmeans: clusters (3)' }),
-        maxIterations: z.number().int().min(1).max(10_000).optional(),
+        maxIterations: z
+          .number()
+          .int()
+          .min(1)
+          .max(10_000)
+          .optional()
+          .meta({ description: 'kmeans (100), logistic: L-BFGS iterations (1000)' }),
         nEstimators: z.number().int().min(1).max(500).optional().meta({ description: 'random_forest (50)' }),
         maxDepth: z.number().int().min(1).max(64).optional().meta({ description: 'random_forest' }),
-        learningRate: z.number().positive().max(100).optional().meta({ description: 'logistic (0.5)' }),
+        learningRate: z.number().positive().max(100).optional().meta({
+          description: 'No longer used: logistic regression is fitted by L-BFGS, which picks its own steps',
+        }),
       })
       .optional()
       .meta({ description: 'Hyperparameters; `seed` fixes the split and the algorithm (1 when left out)' }),

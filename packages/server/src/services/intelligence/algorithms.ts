@@ -1,10 +1,9 @@
-/// <reference path="./ml-logistic-regression.d.ts" />
 import type { ModelAlgorithm } from '@dataplatform/contract';
 import { kmeans } from 'ml-kmeans';
-import LogisticRegression from 'ml-logistic-regression';
-import { Matrix } from 'ml-matrix';
 import { RandomForestClassifier, RandomForestRegression } from 'ml-random-forest';
 import MultivariateLinearRegression from 'ml-regression-multivariate-linear';
+import { legacyLogistic } from './legacy-logistic.js';
+import { fitLogistic, type LogisticModel, logisticMagnitudes, logisticProbabilities } from './logistic.js';
 
 /** Hyperparameters a model was asked for (`ModelCreate.params`), with `seed` always set. */
 export interface Params {
@@ -13,6 +12,7 @@ export interface Params {
   maxIterations?: number;
   nEstimators?: number;
   maxDepth?: number;
+  /** Accepted for models made before the L-BFGS solver, which has no step size: no longer used. */
   learningRate?: number;
 }
 
@@ -26,13 +26,10 @@ export interface Fitted {
   toJSON(): unknown;
 }
 
-function normalized(values: number[]): number[] {
+/** The values scaled to add up to 1 (all 0 when they add up to 0). */
+export function normalized(values: number[]): number[] {
   const sum = values.reduce((s, v) => s + v, 0);
   return values.map((v) => (sum > 0 ? v / sum : 0));
-}
-
-function withIntercept(x: number[][]): Matrix {
-  return new Matrix(x.map((row) => [...row, 1]));
 }
 
 function linear(model: MultivariateLinearRegression): Fitted {
@@ -44,24 +41,13 @@ function linear(model: MultivariateLinearRegression): Fitted {
   };
 }
 
-function logistic(model: LogisticRegression): Fitted {
-  // The library's classifier `j` scores "not class j", so 1 - score is class j's; the scores are then normalized.
-  const probabilities = (x: number[][]) => {
-    const features = withIntercept(x);
-    const scores = model.classifiers.map((c) => c.testScores(features));
-    return x.map((_, i) => normalized(scores.map((s) => 1 - s[i]!)));
-  };
+function logistic(model: LogisticModel): Fitted {
+  const probabilities = (x: number[][]) => logisticProbabilities(model, x);
   return {
     predict: (x) => probabilities(x).map((p) => p.indexOf(Math.max(...p))),
     probabilities,
-    importance: () => {
-      const columns = model.classifiers[0]!.weights.columns - 1;
-      const sums = new Array<number>(columns).fill(0);
-      for (const c of model.classifiers)
-        for (let i = 0; i < columns; i++) sums[i]! += Math.abs(c.weights.get(0, i));
-      return normalized(sums);
-    },
-    toJSON: () => model.toJSON(),
+    importance: () => normalized(logisticMagnitudes(model)),
+    toJSON: () => model,
   };
 }
 
@@ -122,13 +108,7 @@ export function fit(
       ),
     );
   if (algorithm === 'logistic') {
-    const model = new LogisticRegression({
-      numSteps: params.maxIterations ?? 500,
-      // The library adds up the gradient over rows; dividing by their count makes the rate independent of it.
-      learningRate: (params.learningRate ?? 0.5) / x.length,
-    });
-    model.train(withIntercept(x), Matrix.columnVector(y));
-    return logistic(model);
+    return logistic(fitLogistic(x, y, classes, { maxIterations: params.maxIterations ?? 1000 }));
   }
   if (algorithm === 'random_forest') {
     if (task === 'regression') {
@@ -154,7 +134,11 @@ export function load(algorithm: ModelAlgorithm, task: string, json: unknown, cla
     return linear(
       MultivariateLinearRegression.load(json as Parameters<typeof MultivariateLinearRegression.load>[0]),
     );
-  if (algorithm === 'logistic') return logistic(LogisticRegression.load(json));
+  if (algorithm === 'logistic')
+    // Models trained before the L-BFGS solver hold ml-logistic-regression's JSON, and still predict with it.
+    return (json as { kind?: string }).kind === 'softmax'
+      ? logistic(json as LogisticModel)
+      : legacyLogistic(json);
   if (algorithm === 'random_forest') {
     if (task === 'regression') {
       const model = RandomForestRegression.load(json as Parameters<typeof RandomForestRegression.load>[0]);

@@ -4,15 +4,16 @@ import {
   keepFields,
   MAX_DATASET_ROWS,
   type Model,
+  recordRowError,
   summarize,
 } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DocumentOperation } from '../../storage/documents.js';
 import type { JobRecord } from '../../storage/jobs.js';
 import type { Storage } from '../../storage/types.js';
-import { nextId } from '../document-operations.js';
 import { JobRunner } from '../job-runner.js';
+import type { SchemaGuards } from '../schema-guards.js';
 import type { Params } from './algorithms.js';
+import { predictionDocuments } from './prediction-documents.js';
 import type { Predictors } from './predictors.js';
 import { readSource } from './source-rows.js';
 import { TrainingFailed, trainOffThread } from './trainer.js';
@@ -20,7 +21,7 @@ import { TrainingFailed, trainOffThread } from './trainer.js';
 /** The kinds of job this runner does. */
 const KINDS = ['dataset.build', 'model.train', 'prediction.batch'] as const;
 
-/** Documents a batch prediction writes per transaction. */
+/** Documents a batch prediction writes per transaction (and checks against the validator, read once per chunk). */
 const WRITE_CHUNK = 500;
 
 /** A failure the job records and the dataset or model shows, rather than an error of the server. */
@@ -37,6 +38,7 @@ export class IntelligenceJobs extends JobRunner {
   constructor(
     storage: Storage,
     private readonly predictors: Predictors,
+    private readonly guards: SchemaGuards,
     log: FastifyBaseLogger,
   ) {
     super(storage, log, KINDS);
@@ -129,31 +131,25 @@ export class IntelligenceJobs extends JobRunner {
     let written = 0;
     for (let start = 0; start < rows.length; start += WRITE_CHUNK) {
       const chunk = rows.slice(start, start + WRITE_CHUNK);
-      const { predictions, probabilities } = predictor.predict(chunk);
-      const now = new Date().toISOString();
-      const operations: DocumentOperation[] = chunk.map((row, i) => ({
-        kind: 'insert',
-        collection: input.outputCollection,
-        row: {
-          // The source's id, so that a run again after a restart finds what it wrote (a conflict, not a copy).
-          id: typeof row._id === 'string' ? row._id : nextId(),
-          data: JSON.stringify({
-            sourceId: row._id ?? null,
-            prediction: predictions[i] ?? null,
-            ...(probabilities ? { probabilities: probabilities[i] } : {}),
-          }),
-          createdAt: now,
-          updatedAt: now,
-        },
-      }));
+      // The output collection's strict validator, read once per chunk as an import does.
+      const guard = await this.guards.of(job.clusterId, input.outputCollection);
+      const { operations, refused } = predictionDocuments(
+        chunk,
+        predictor.predict(chunk),
+        input.outputCollection,
+        guard,
+        start + 1,
+      );
       await this.storage.documents.apply(job.clusterId, operations, { atomic: false });
+      // A run again after a restart counts again from the start (a document written before is taken, not new).
+      if (start === 0) Object.assign(job, { counts: { rows: 0, inserted: 0, failed: 0 }, errors: [] });
+      for (const error of refused) recordRowError(job, error);
       written += chunk.length;
+      job.counts.rows = written;
+      job.counts.inserted += operations.length;
       if (this.closed || !(await this.save(job, { progress: { done: written, total: rows.length } }))) return;
     }
-    await this.finish(job, {
-      progress: { done: written, total: rows.length },
-      counts: { rows: rows.length, inserted: written, failed: 0 },
-    });
+    await this.finish(job, { progress: { done: written, total: rows.length } });
   }
 
   /** The dataset or model of a job that failed shows why. */
