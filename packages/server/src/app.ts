@@ -9,6 +9,7 @@ import { KeyRateLimiter } from './auth/rate-limit.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
+import { StreamGuard } from './changes/guard.js';
 import { ChangeStreams } from './changes/streams.js';
 import type { ServerConfig } from './config.js';
 import { Sandbox } from './functions/sandbox.js';
@@ -336,11 +337,14 @@ export async function buildApp(
   app.addHook('onClose', () => intelligenceJobs.close());
   await intelligenceJobs.resumeUnfinished();
   intelligenceJobs.sweepStale();
+  const streamGuard = new StreamGuard(config.maxStreams, (listener) => storage.onAuthChange(listener));
+  app.addHook('onClose', () => streamGuard.close());
+  const changeStreams = new ChangeStreams(storage, webhooks.streams, streamGuard, auth);
   serveRoutes(
     app,
     routes,
     {
-      ...dataHandlers(documents, new ChangeStreams(storage, webhooks.streams)),
+      ...dataHandlers(documents, changeStreams),
       ...sqlHandlers(sql),
       ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
