@@ -18,6 +18,8 @@ export interface SseConnection {
   write(text: string): void;
   /** Bytes written but not yet taken by the operating system (what a reader that does not read piles up). */
   buffered(): number;
+  /** Resolves true once that buffer is emptied, false after `ms` or when the connection goes first. */
+  drained(ms: number): Promise<boolean>;
   end(): void;
 }
 
@@ -64,6 +66,7 @@ export function openSse(
       if (!closed) reply.raw.write(text);
     },
     buffered: () => reply.raw.writableLength,
+    drained: (ms) => drained(reply.raw, ms),
     end() {
       if (closed) return;
       closed = true;
@@ -76,4 +79,22 @@ export function openSse(
   };
   reply.raw.on('close', () => connection.end());
   return connection;
+}
+
+/** Resolves true on the stream's next `drain`, false after `ms` or when it closes first. */
+export function drained(stream: NodeJS.WritableStream & { writableLength: number }, ms: number): Promise<boolean> {
+  if (stream.writableLength === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (result: boolean) => {
+      clearTimeout(timer);
+      stream.off('drain', onDrain);
+      stream.off('close', onClose);
+      resolve(result);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    stream.on('drain', onDrain);
+    stream.on('close', onClose);
+  });
 }

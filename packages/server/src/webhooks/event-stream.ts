@@ -2,7 +2,8 @@ import type { StreamedEvent } from '../storage/deliveries.js';
 import type { Storage } from '../storage/types.js';
 import { iso } from './clock.js';
 
-const PAGE = 500;
+// A page is what a stream holds besides its socket's buffer while it waits for a slow reader.
+const PAGE = 100;
 const POLL_MS = 1_000;
 /**
  * How far back each look reaches. On PostgreSQL a write can commit after a later one, so its delivery can
@@ -10,10 +11,12 @@ const POLL_MS = 1_000;
  */
 const LOOK_BACK_MS = 5_000;
 /**
- * Bytes a connection may hold unsent (beyond what the operating system buffers) before its reader counts as too
- * slow and is cut off: a reader that does not keep up costs the server at most this much, plus one page.
+ * Bytes a connection may hold unsent (beyond what the operating system buffers) before the stream waits for its
+ * reader: a reader that does not keep up costs the server at most this much, plus one event and one page.
  */
 export const STREAM_BUFFER_BYTES = 1024 * 1024;
+/** How long a stream waits for its reader to take what is buffered before cutting it off as too slow. */
+export const STREAM_STALL_MS = 10_000;
 
 export type Cursor = StreamedEvent['cursor'];
 
@@ -22,6 +25,8 @@ export interface StreamConnection {
   write(text: string): void;
   /** Bytes written but not yet handed to the operating system. */
   buffered(): number;
+  /** Resolves true once the buffer is emptied (false after `ms`, or when the connection ends). */
+  drained(ms: number): Promise<boolean>;
   end(): void;
 }
 
@@ -118,7 +123,7 @@ export class EventStream {
     let cursor: Cursor = { createdAt: iso(since), id: '' };
     for (;;) {
       const events = await storage.deliveries.stream(subscriptionId, cursor, PAGE);
-      for (const event of events) if (!this.send(event)) return;
+      for (const event of events) if (!(await this.send(event))) return;
       if (events.length < PAGE) break;
       cursor = events.at(-1)!.cursor;
     }
@@ -126,17 +131,15 @@ export class EventStream {
   }
 
   /** Sends the event unless it was sent or filtered out; false when the stream has ended. */
-  private send(event: StreamedEvent): boolean {
+  private async send(event: StreamedEvent): Promise<boolean> {
     if (this.closed) return false;
     if (!after(event.cursor, this.parts.floor) || this.sent.has(event.eventId)) return true;
-    if (this.connection.buffered() > this.bufferBytes) {
+    if (this.connection.buffered() > this.bufferBytes && !(await this.connection.drained(STREAM_STALL_MS))) {
       // What was written before still reaches the reader, then the error names the last of it.
-      this.fail({
-        code: 'too_slow',
-        message: 'The reader fell too far behind: resume from lastEventId',
-      });
+      this.fail({ code: 'too_slow', message: 'The reader fell too far behind: resume from lastEventId' });
       return false;
     }
+    if (this.closed) return false;
     const at = Date.parse(event.cursor.createdAt);
     this.sent.set(event.eventId, at);
     this.newest = Math.max(this.newest, at);
