@@ -75,9 +75,9 @@ class DataResource(SyncResource):
         self.jobs = DataJobsResource(client)
         self.schema = DataSchemaResource(client)
 
-    def changes(self, collection: str, *, since: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> Iterator[ServerSentEvent]:
+    def changes(self, collection: str, *, since: Optional[str] = None, where: Optional[str] = None, params: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> Iterator[ServerSentEvent]:
         """Stream a collection's changes: `GET /api/v1/data/{collection}/changes`."""
-        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since}, options=options)
+        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since, "where": where, "params": params}, options=options)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -863,9 +863,9 @@ class AsyncDataResource(AsyncResource):
         self.jobs = AsyncDataJobsResource(client)
         self.schema = AsyncDataSchemaResource(client)
 
-    def changes(self, collection: str, *, since: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
+    def changes(self, collection: str, *, since: Optional[str] = None, where: Optional[str] = None, params: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
         """Stream a collection's changes: `GET /api/v1/data/{collection}/changes`."""
-        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since}, options=options)
+        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since, "where": where, "params": params}, options=options)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
