@@ -205,6 +205,11 @@ export const errorCodes = {
     description:
       'The key or user used up its requests for this minute, or the client address its sign-ins, sign-ups or reset requests, or the sign-in of this e-mail from this address is locked after repeated failures; retry after the `Retry-After` seconds.',
   },
+  upgrade_required: {
+    status: 426,
+    message: 'Upgrade required',
+    description: 'The route is a WebSocket: connect with `Connection: Upgrade` and `Upgrade: websocket`.',
+  },
   too_many_streams: {
     status: 429,
     message: 'Too many open streams',

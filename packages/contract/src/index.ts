@@ -32,6 +32,7 @@ export * from './schemas/settings.js';
 export * from './schemas/sign-in.js';
 export * from './schemas/sql.js';
 export * from './schemas/trigger.js';
+export * from './schemas/realtime.js';
 export * from './schemas/webhook.js';
 export * from './scopes.js';
 export * from './semantics/batch.js';

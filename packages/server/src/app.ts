@@ -9,7 +9,9 @@ import { KeyRateLimiter } from './auth/rate-limit.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
+import fastifyWebsocket from '@fastify/websocket';
 import { StreamGuard } from './changes/guard.js';
+import { Realtime } from './changes/realtime.js';
 import { ChangeStreams } from './changes/streams.js';
 import type { ServerConfig } from './config.js';
 import { Sandbox } from './functions/sandbox.js';
@@ -52,6 +54,7 @@ import { signInHandlers } from './routes/sign-in.js';
 import { sqlHandlers } from './routes/sql.js';
 import { triggerHandlers } from './routes/triggers.js';
 import { webauthnHandlers } from './routes/webauthn.js';
+import { realtimeHandlers } from './routes/realtime.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { AccountService } from './services/accounts.js';
 import { ActivityLog } from './services/activity.js';
@@ -340,11 +343,15 @@ export async function buildApp(
   const streamGuard = new StreamGuard(config.maxStreams, (listener) => storage.onAuthChange(listener));
   app.addHook('onClose', () => streamGuard.close());
   const changeStreams = new ChangeStreams(storage, webhooks.streams, streamGuard, auth);
+  const realtime = new Realtime(changeStreams);
+  // Upgrades are routed through Fastify (hooks included) before the socket is handed over.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   serveRoutes(
     app,
     routes,
     {
       ...dataHandlers(documents, changeStreams),
+      ...realtimeHandlers(),
       ...sqlHandlers(sql),
       ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
@@ -382,6 +389,7 @@ export async function buildApp(
       ipAllowlist,
       // The batch route's limit is a setting (DATAPLATFORM_BATCH_BODY_LIMIT); Stripe's webhook keeps its own.
       ownBodyLimits: { 'data.batch': config.batchBodyLimit },
+      websockets: { 'realtime.connect': (socket, request) => realtime.serve(socket, request) },
     },
   );
   return app;

@@ -1,5 +1,6 @@
 import { ApiKeyWithSecret, Cluster } from '@dataplatform/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { bearer, forEachEngine, type SignedUp, signUp, type TestServer } from './helpers.js';
 import { openStream, started } from './webhooks/event-stream.js';
 
@@ -106,6 +107,35 @@ forEachEngine(
       });
     });
 
+    describe('realtime subscriptions', () => {
+      it('count against the same limit, and end with an error message when the key is paused', async () => {
+        const { key, secret } = await createKey();
+        const sse = await watch({ 'x-api-key': secret });
+        const socket = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/realtime`, {
+          headers: { 'x-api-key': secret },
+        });
+        const messages: { type: string; id?: string; code?: string }[] = [];
+        socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+        await new Promise((resolve) => socket.once('open', resolve));
+        for (const id of ['a', 'b', 'c']) socket.send(JSON.stringify({ type: 'subscribe', id, collection: 'watched' }));
+        const ofId = (id: string) => messages.filter((m) => m.id === id);
+        await waitUntil(() => ['a', 'b', 'c'].every((id) => ofId(id).length > 0));
+        // The SSE stream and two subscriptions fill the limit of three.
+        expect(messages.filter((m) => m.type === 'subscribed')).toHaveLength(2);
+        expect(messages.find((m) => m.type === 'error')).toMatchObject({ code: 'too_many_streams' });
+
+        expect((await as('POST', `/api/keys/${key._id}/pause`)).status).toBe(200);
+        await endsWith(sse, 'key_paused');
+        const subscribed = messages.filter((m) => m.type === 'subscribed').map((m) => m.id!);
+        await waitUntil(() => subscribed.every((id) => ofId(id).some((m) => m.code === 'key_paused')));
+        // A new subscription on the open connection is refused too.
+        socket.send(JSON.stringify({ type: 'subscribe', id: 'd', collection: 'watched' }));
+        await waitUntil(() => ofId('d').length > 0);
+        expect(ofId('d')[0]).toMatchObject({ type: 'error', code: 'key_paused' });
+        socket.close();
+      });
+    });
+
     async function watchStatus(key: string): Promise<number> {
       const stream = await openStream(`${t.url}/api/v1/data/watched/changes`, { 'x-api-key': key });
       stream.close();
@@ -114,6 +144,11 @@ forEachEngine(
   },
   { config: { maxStreams: MAX_STREAMS } },
 );
+
+/** Waits until `condition` holds. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  await expectSoon(async () => condition());
+}
 
 /** Polls `condition` until it holds (the server counts a closed stream out when it sees the connection go). */
 async function expectSoon(condition: () => Promise<boolean>): Promise<void> {

@@ -18,6 +18,7 @@ import { robotsRoutes } from './robots.js';
 import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
 import { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
+import { realtimeRoutes } from './realtime.js';
 import { sqlRoutes } from './sql.js';
 import { triggerKeyRoutes, triggerRoutes } from './triggers.js';
 import type { RouteAuth, RouteDefinition } from './types.js';
@@ -41,6 +42,7 @@ export { robotsRoutes } from './robots.js';
 export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
 export { identityProviderRoutes, webauthnRoutes } from './sign-in.js';
+export { realtimeRoutes } from './realtime.js';
 export { sqlRoutes } from './sql.js';
 export { triggerKeyRoutes, triggerRoutes } from './triggers.js';
 export type { HttpMethod, RouteAuth, RouteDefinition } from './types.js';
@@ -49,6 +51,7 @@ export { webhookRoutes } from './webhooks.js';
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [
   ...dataRoutes,
+  ...realtimeRoutes,
   ...sqlRoutes,
   ...batchRoutes,
   ...importRoutes,
@@ -83,6 +86,7 @@ export const routes: readonly RouteDefinition[] = [
 /** Look up a route by its operation id. */
 export type RouteId =
   | (typeof dataRoutes)[number]['id']
+  | (typeof realtimeRoutes)[number]['id']
   | (typeof sqlRoutes)[number]['id']
   | (typeof batchRoutes)[number]['id']
   | (typeof authRoutes)[number]['id']

@@ -121,12 +121,18 @@ export class ChangeStreams {
   /** Null while the stream's credential still reads the collection; else the error that now refuses it. */
   private async check(asked: ChangesRequest): Promise<ApiError | null> {
     try {
-      const now = await this.auth.authenticate(asked.request, undefined, ['data:read'], 'read');
-      return now.clusterId === asked.principal.clusterId ? null : new ApiError('unauthorized');
+      await this.allowed(asked.request, asked.principal);
+      return null;
     } catch (error) {
       if (error instanceof ApiError) return error;
       throw error;
     }
+  }
+
+  /** Throws the ApiError that refuses the request's credential now, if any (nothing is counted). */
+  async allowed(request: FastifyRequest, principal: Principal): Promise<void> {
+    const now = await this.auth.authenticate(request, undefined, ['data:read'], 'read');
+    if (now.clusterId !== principal.clusterId) throw new ApiError('unauthorized');
   }
 
   /** The hidden subscription of the collection, made once. */
