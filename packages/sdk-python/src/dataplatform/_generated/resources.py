@@ -116,6 +116,14 @@ class DataResource(SyncResource):
         return cast("_m.Job", self._client.request("POST", f"/api/v1/data/{segment(collection, 'collection')}/import", content=content, headers={"content-type": content_type}, query={"format": format, "onError": on_error, "infer": infer, "resume": resume}, options=options))
 
 
+class RealtimeResource(SyncResource):
+    """`client.realtime`: 1 operation(s) of the contract."""
+
+    def connect(self, *, options: Optional[RequestOptions] = None) -> Any:
+        """Open the realtime WebSocket: `GET /api/v1/realtime`."""
+        return cast("Any", self._client.request("GET", "/api/v1/realtime", options=options))
+
+
 class AuthResource(SyncResource):
     """`client.auth`: 17 operation(s) of the contract."""
 
@@ -902,6 +910,14 @@ class AsyncDataResource(AsyncResource):
     async def import_(self, collection: str, content: Content, *, content_type: Optional[str] = None, format: Optional[Literal["ndjson", "json", "csv"]] = None, on_error: Optional[Literal["skip", "abort"]] = None, infer: Optional[bool] = None, resume: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
         """Import a file of documents: `POST /api/v1/data/{collection}/import`."""
         return cast("_m.Job", await self._client.request("POST", f"/api/v1/data/{segment(collection, 'collection')}/import", content=content, headers={"content-type": content_type}, query={"format": format, "onError": on_error, "infer": infer, "resume": resume}, options=options))
+
+
+class AsyncRealtimeResource(AsyncResource):
+    """`client.realtime`: 1 operation(s) of the contract."""
+
+    async def connect(self, *, options: Optional[RequestOptions] = None) -> Any:
+        """Open the realtime WebSocket: `GET /api/v1/realtime`."""
+        return cast("Any", await self._client.request("GET", "/api/v1/realtime", options=options))
 
 
 class AsyncAuthResource(AsyncResource):
