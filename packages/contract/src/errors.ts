@@ -19,7 +19,7 @@ export const errorCodes = {
     status: 400,
     message: 'Invalid SQL',
     description:
-      'The SQL helper could not parse or translate the statement, or a change stream\'s `where` condition or its `params`.',
+      "The SQL helper could not parse or translate the statement, or a change stream's `where` condition or its `params`.",
   },
   invalid_batch: {
     status: 400,

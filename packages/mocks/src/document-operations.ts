@@ -12,6 +12,7 @@ import { type Answer, ApiError } from './answers.js';
 import { type DocumentStore, ownFields } from './document-store.js';
 import { entityTagOf } from './entity-tags.js';
 import type { KeyRing } from './keys.js';
+import { checkChangesFilter } from './realtime-operations.js';
 import type { OperationInput } from './request-input.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -130,14 +131,17 @@ const remove: Operation = (input, store) => {
  * A change stream that starts as the server's does (its start id alone), says why it carries nothing, then ends (a
  * client reconnects after `retry`): the mocks keep no outbox, so writes made through them are not streamed.
  */
-const changes: Operation = () => ({
-  status: 200,
-  body: undefined,
-  raw: {
-    contentType: 'text/event-stream; charset=utf-8',
-    text: `retry: 2000\nid: start_${new Date().toISOString()}\n\n: the mocks stream no changes\n\n`,
-  },
-});
+const changes: Operation = ({ query }) => {
+  checkChangesFilter(query);
+  return {
+    status: 200,
+    body: undefined,
+    raw: {
+      contentType: 'text/event-stream; charset=utf-8',
+      text: `retry: 2000\nid: start_${new Date().toISOString()}\n\n: the mocks stream no changes\n\n`,
+    },
+  };
+};
 
 /** The behaviour of every document route, by operation id. */
 export const documentOperations: Record<(typeof dataRoutes)[number]['id'], Operation> = {

@@ -18,7 +18,11 @@ forEachEngine(
     const as = (method: string, path: string, body?: unknown) =>
       t.call(method, path, { key: null, headers: bearer(user.token), body });
     const createKey = async (body: Record<string, unknown> = {}) => {
-      const res = await as('POST', '/api/keys', { name: 'live', scopes: ['data:read', 'data:write'], ...body });
+      const res = await as('POST', '/api/keys', {
+        name: 'live',
+        scopes: ['data:read', 'data:write'],
+        ...body,
+      });
       expect(res.status).toBe(201);
       return ApiKeyWithSecret.parse(await res.json());
     };
@@ -117,7 +121,8 @@ forEachEngine(
         const messages: { type: string; id?: string; code?: string }[] = [];
         socket.on('message', (data) => messages.push(JSON.parse(String(data))));
         await new Promise((resolve) => socket.once('open', resolve));
-        for (const id of ['a', 'b', 'c']) socket.send(JSON.stringify({ type: 'subscribe', id, collection: 'watched' }));
+        for (const id of ['a', 'b', 'c'])
+          socket.send(JSON.stringify({ type: 'subscribe', id, collection: 'watched' }));
         const ofId = (id: string) => messages.filter((m) => m.id === id);
         await waitUntil(() => ['a', 'b', 'c'].every((id) => ofId(id).length > 0));
         // The SSE stream and two subscriptions fill the limit of three.

@@ -41,7 +41,8 @@ forEachEngine((t) => {
       const where = { where: 'n > 1' };
       const first = await openStream(changesOf('filtered', where), { 'x-api-key': t().devKey });
       await started(first);
-      for (const n of [2, 1, 3]) await t().call('POST', '/api/v1/data/filtered', { body: { _id: `d${n}`, n } });
+      for (const n of [2, 1, 3])
+        await t().call('POST', '/api/v1/data/filtered', { body: { _id: `d${n}`, n } });
       const sent = await first.waitFor(2);
       first.close();
       for (const n of [0, 4]) await t().call('POST', '/api/v1/data/filtered', { body: { _id: `d${n}`, n } });
@@ -55,7 +56,7 @@ forEachEngine((t) => {
     it.each([
       ['a where outside the grammar', { where: 'total >' }],
       ['another clause after the condition', { where: 'total > 1 ORDER BY total' }],
-      ['a second statement', { where: "1 = 1; DELETE FROM orders" }],
+      ['a second statement', { where: '1 = 1; DELETE FROM orders' }],
       ['a placeholder without a value', { where: 'total > ?' }],
       ['a value no placeholder takes', { where: 'total > 1', params: '[1]' }],
       ['params that are not JSON', { where: 'total > ?', params: '[1' }],

@@ -45,14 +45,21 @@ describe.skipIf(!inject('postgresUrl'))('change streams across instances on Post
 
   it('sends a write through one instance to the streams of both, in order', async () => {
     const streams = await Promise.all(
-      [a, b].map((server) => openStream(`${server.url}/api/v1/data/fan/changes`, { 'x-api-key': account.apiKey })),
+      [a, b].map((server) =>
+        openStream(`${server.url}/api/v1/data/fan/changes`, { 'x-api-key': account.apiKey }),
+      ),
     );
     await Promise.all(streams.map(started));
     for (const id of ['one', 'two', 'three']) expect((await write(a, id)).status).toBe(201);
     expect((await write(b, 'four')).status).toBe(201);
     for (const stream of streams) {
       const sent = await stream.waitFor(4);
-      expect(sent.map((event) => JSON.parse(event.data!).documentId)).toEqual(['one', 'two', 'three', 'four']);
+      expect(sent.map((event) => JSON.parse(event.data!).documentId)).toEqual([
+        'one',
+        'two',
+        'three',
+        'four',
+      ]);
       stream.close();
     }
   });

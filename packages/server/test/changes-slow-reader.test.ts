@@ -16,7 +16,8 @@ function eventsIn(text: string): Sent[] {
       for (const line of block.split('\n')) {
         const at = line.indexOf(': ');
         const field = line.slice(0, at);
-        if (at > 0 && (field === 'id' || field === 'event' || field === 'data')) event[field] = line.slice(at + 2);
+        if (at > 0 && (field === 'id' || field === 'event' || field === 'data'))
+          event[field] = line.slice(at + 2);
       }
       return event;
     })

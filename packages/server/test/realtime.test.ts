@@ -47,7 +47,8 @@ forEachEngine((t) => {
       live.send({ type: 'subscribe', id: 'all', collection: 'rt' });
       live.send({ type: 'subscribe', id: 'big', collection: 'rt', where: 'n > ?', params: [5] });
       live.send({ type: 'subscribe', id: 'other', collection: 'rt_other' });
-      for (const id of ['all', 'big', 'other']) await live.next((m) => m.type === 'subscribed' && m.id === id);
+      for (const id of ['all', 'big', 'other'])
+        await live.next((m) => m.type === 'subscribed' && m.id === id);
       await t().call('POST', '/api/v1/data/rt', { body: { _id: 'a', n: 1 } });
       await t().call('POST', '/api/v1/data/rt_other', { body: { _id: 'x' } });
       await t().call('POST', '/api/v1/data/rt', { body: { _id: 'b', n: 9 } });

@@ -29,7 +29,7 @@ const ChangesQuery = z.strictObject({
     example: "status = 'paid'",
   }),
   params: z.string().min(1).max(10_000).optional().meta({
-    description: 'A JSON array of the values of `where`\'s `?` or `$n` placeholders',
+    description: "A JSON array of the values of `where`'s `?` or `$n` placeholders",
     example: '["paid"]',
   }),
 });

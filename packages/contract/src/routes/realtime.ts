@@ -14,7 +14,11 @@ export const realtimeRoutes = [
     auth: 'data',
     scopes: ['data:read'],
     websocket: true,
-    success: { status: 101, description: 'Switching to the WebSocket protocol', schema: RealtimeServerMessage },
+    success: {
+      status: 101,
+      description: 'Switching to the WebSocket protocol',
+      schema: RealtimeServerMessage,
+    },
     errors: ['upgrade_required'],
   },
 ] as const satisfies readonly RouteDefinition[];

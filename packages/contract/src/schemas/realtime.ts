@@ -39,14 +39,17 @@ export const RealtimeServerMessage = z
       type: z.literal('subscribed'),
       id: z.string(),
       since: z.string().optional().meta({
-        description: 'A new subscription\'s start id (`start_…`): resume from it if nothing came before',
+        description: "A new subscription's start id (`start_…`): resume from it if nothing came before",
       }),
     }),
     z.object({ type: z.literal('event'), id: z.string(), event: WebhookEvent }),
     z.object({ type: z.literal('unsubscribed'), id: z.string() }),
     z.object({
       type: z.literal('error'),
-      id: z.string().optional().meta({ description: 'The subscription it ended; absent for a refused message' }),
+      id: z
+        .string()
+        .optional()
+        .meta({ description: 'The subscription it ended; absent for a refused message' }),
       code: z.string(),
       message: z.string(),
       lastEventId: z.string().optional().meta({ description: 'The last event id sent: resume from it' }),

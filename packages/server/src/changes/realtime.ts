@@ -40,7 +40,11 @@ export class Realtime {
     socket.on('message', (data, isBinary) => {
       const message = isBinary ? undefined : parse(String(data));
       if (!message) {
-        send({ type: 'error', code: 'validation_error', message: 'Messages are JSON: subscribe or unsubscribe' });
+        send({
+          type: 'error',
+          code: 'validation_error',
+          message: 'Messages are JSON: subscribe or unsubscribe',
+        });
         return;
       }
       if (message.type === 'unsubscribe') {
@@ -51,7 +55,11 @@ export class Realtime {
         return;
       }
       if (subscriptions.has(message.id)) {
-        send({ type: 'error', code: 'validation_error', message: `Subscription ${message.id} is open already` });
+        send({
+          type: 'error',
+          code: 'validation_error',
+          message: `Subscription ${message.id} is open already`,
+        });
         return;
       }
       subscriptions.set(message.id, 'opening');

@@ -7,7 +7,7 @@ import type { Storage } from '../storage/types.js';
 import type { EventStream, StreamFormat } from '../webhooks/event-stream.js';
 import type { EventStreams, OpenConnection } from '../webhooks/stream.js';
 import type { EventFilter } from './filter.js';
-import { type StreamGuard, ownerOf } from './guard.js';
+import { ownerOf, type StreamGuard } from './guard.js';
 
 /**
  * A collection's change stream rides the webhook outbox: the first stream of a (cluster, collection) creates a

@@ -82,7 +82,10 @@ export function openSse(
 }
 
 /** Resolves true on the stream's next `drain`, false after `ms` or when it closes first. */
-export function drained(stream: NodeJS.WritableStream & { writableLength: number }, ms: number): Promise<boolean> {
+export function drained(
+  stream: NodeJS.WritableStream & { writableLength: number },
+  ms: number,
+): Promise<boolean> {
   if (stream.writableLength === 0) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (result: boolean) => {

@@ -6,9 +6,14 @@ import type { RouteHandlers } from '../http/route-call.js';
 export function realtimeHandlers(): RouteHandlers<typeof realtimeRoutes> {
   return {
     'realtime.connect': () => {
-      throw new ApiError('upgrade_required', 'Connect with a WebSocket upgrade (Upgrade: websocket)', undefined, {
-        upgrade: 'websocket',
-      });
+      throw new ApiError(
+        'upgrade_required',
+        'Connect with a WebSocket upgrade (Upgrade: websocket)',
+        undefined,
+        {
+          upgrade: 'websocket',
+        },
+      );
     },
   };
 }

@@ -72,7 +72,11 @@ export class EventStreams {
   }
 
   /** Takes over the reply and streams a stream subscription's deliveries as server-sent events. */
-  stream(request: FastifyRequest, reply: FastifyReply, asked: StreamRequest): Promise<EventStream | undefined> {
+  stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    asked: StreamRequest,
+  ): Promise<EventStream | undefined> {
     return this.start(asked, (first, onClose) => openSse(request, reply, first, onClose));
   }
 
