@@ -18,7 +18,8 @@ export const errorCodes = {
   invalid_sql: {
     status: 400,
     message: 'Invalid SQL',
-    description: 'The SQL helper could not parse or translate the statement.',
+    description:
+      "The SQL helper could not parse or translate the statement, or a change stream's `where` condition or its `params`.",
   },
   invalid_batch: {
     status: 400,
@@ -203,6 +204,17 @@ export const errorCodes = {
     message: 'Rate limit exceeded',
     description:
       'The key or user used up its requests for this minute, or the client address its sign-ins, sign-ups or reset requests, or the sign-in of this e-mail from this address is locked after repeated failures; retry after the `Retry-After` seconds.',
+  },
+  upgrade_required: {
+    status: 426,
+    message: 'Upgrade required',
+    description: 'The route is a WebSocket: connect with `Connection: Upgrade` and `Upgrade: websocket`.',
+  },
+  too_many_streams: {
+    status: 429,
+    message: 'Too many open streams',
+    description:
+      'The key (or the signed-in user) already has `DATAPLATFORM_MAX_STREAMS` change streams and WebSocket subscriptions open (100 by default); close one first.',
   },
   headers_too_large: {
     status: 431,

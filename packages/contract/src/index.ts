@@ -26,6 +26,7 @@ export * from './schemas/intelligence.js';
 export * from './schemas/job.js';
 export * from './schemas/metrics.js';
 export * from './schemas/notification.js';
+export * from './schemas/realtime.js';
 export * from './schemas/request-log.js';
 export * from './schemas/schema.js';
 export * from './schemas/settings.js';

@@ -7,12 +7,15 @@ import {
   mergePatch,
   parseSort,
   routeById,
+  type WebhookEvent,
 } from '@dataplatform/contract';
+import { matches } from '@dataplatform/contract/sql';
 import { type Answer, ApiError } from './answers.js';
 import type { ChangeLog } from './change-log.js';
 import { type DocumentStore, ownFields } from './document-store.js';
 import { entityTagOf } from './entity-tags.js';
 import type { KeyRing } from './keys.js';
+import { checkChangesFilter } from './realtime-operations.js';
 import type { OperationInput } from './request-input.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -139,14 +142,18 @@ function sseFrame(id: string, event: string, data: unknown): string {
  * ends, and the client reconnects after the last id it got (see ChangeLog).
  */
 const changes: Operation = (input, _store, { changes }) => {
+  const filter = checkChangesFilter(input.query);
   const collection = input.params.collection!;
   const since = input.lastEventId ?? (input.query.since as string | undefined);
   let text: string;
   if (since === undefined) text = `retry: 500\nid: ${changes.start()}\n\n`;
   else {
     const events = changes.after(collection, since);
+    // An event the filter drops still moves the stream on, as on the server: its id alone, no event.
+    const frame = (event: WebhookEvent) =>
+      !filter || matches(filter, event.data) ? sseFrame(event.id, event.type, event) : `id: ${event.id}\n\n`;
     text = events
-      ? `retry: 500\n${events.map((event) => sseFrame(event.id, event.type, event)).join('')}`
+      ? `retry: 500\n${events.map(frame).join('')}`
       : sseFrame(since, 'error', {
           code: 'gone',
           message: `Event ${since} is not kept (or never was an event of this collection): reload, then stream from now.`,

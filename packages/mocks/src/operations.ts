@@ -11,6 +11,7 @@ import { intelligenceOperations } from './intelligence-operations.js';
 import { keyOperations } from './key-operations.js';
 import { metricsOperations } from './metrics-operations.js';
 import { notificationOperations } from './notification-operations.js';
+import { realtimeOperations } from './realtime-operations.js';
 import { schemaOperations } from './schema-operations.js';
 import { sqlOperations } from './sql-operation.js';
 import { webhookOperations } from './webhook-operations.js';
@@ -23,6 +24,7 @@ export const operations: Record<RouteId, Operation> = {
   ...documentOperations,
   ...batchOperations,
   ...sqlOperations,
+  ...realtimeOperations,
   ...accountOperations,
   ...importOperations,
   ...webhookOperations,

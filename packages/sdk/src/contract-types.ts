@@ -432,6 +432,8 @@ export type ErrorCode =
   | 'access_denied'
   | 'invalid_grant'
   | 'rate_limited'
+  | 'upgrade_required'
+  | 'too_many_streams'
   | 'headers_too_large'
   | 'internal_error'
   | 'cluster_unavailable';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { routes } from '@dataplatform/contract';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { AuthLimiter } from './auth/auth-limits.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -9,6 +10,8 @@ import { KeyRateLimiter } from './auth/rate-limit.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { Sessions } from './auth/sessions.js';
 import { registerUsageRecording } from './auth/usage-hook.js';
+import { StreamGuard } from './changes/guard.js';
+import { Realtime } from './changes/realtime.js';
 import { ChangeStreams } from './changes/streams.js';
 import type { ServerConfig } from './config.js';
 import { Sandbox } from './functions/sandbox.js';
@@ -45,6 +48,7 @@ import { metricsHandlers } from './routes/metrics.js';
 import { notificationHandlers } from './routes/notifications.js';
 import { registerPages } from './routes/pages.js';
 import { registerPrometheus } from './routes/prometheus.js';
+import { realtimeHandlers } from './routes/realtime.js';
 import { schemaHandlers } from './routes/schema.js';
 import { settingsHandlers } from './routes/settings.js';
 import { signInHandlers } from './routes/sign-in.js';
@@ -336,11 +340,18 @@ export async function buildApp(
   app.addHook('onClose', () => intelligenceJobs.close());
   await intelligenceJobs.resumeUnfinished();
   intelligenceJobs.sweepStale();
+  const streamGuard = new StreamGuard(config.maxStreams, (listener) => storage.onAuthChange(listener));
+  app.addHook('onClose', () => streamGuard.close());
+  const changeStreams = new ChangeStreams(storage, webhooks.streams, streamGuard, auth);
+  const realtime = new Realtime(changeStreams);
+  // Upgrades are routed through Fastify (hooks included) before the socket is handed over.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   serveRoutes(
     app,
     routes,
     {
-      ...dataHandlers(documents, new ChangeStreams(storage, webhooks.streams)),
+      ...dataHandlers(documents, changeStreams),
+      ...realtimeHandlers(),
       ...sqlHandlers(sql),
       ...batchHandlers(new BatchService(storage, planner, guards)),
       ...jobHandlers({
@@ -378,6 +389,7 @@ export async function buildApp(
       ipAllowlist,
       // The batch route's limit is a setting (DATAPLATFORM_BATCH_BODY_LIMIT); Stripe's webhook keeps its own.
       ownBodyLimits: { 'data.batch': config.batchBodyLimit },
+      websockets: { 'realtime.connect': (socket, request) => realtime.serve(socket, request) },
     },
   );
   return app;

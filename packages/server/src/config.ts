@@ -42,6 +42,8 @@ export interface ServerConfig {
   redisUrl: string | undefined;
   /** Largest request body in bytes. */
   bodyLimit: number;
+  /** Change streams and WebSocket subscriptions one key (or one signed-in user) may have open at once, per instance. */
+  maxStreams: number;
   /** Largest body of the batch route in bytes (16 MiB by default: 1000 ordinary documents). */
   batchBodyLimit: number;
   /** `development` (the default) or `production`. */
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databasePoolSize: integer(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     redisUrl: env.REDIS_URL || undefined,
     bodyLimit: integer(env.DATAPLATFORM_BODY_LIMIT, 1024 * 1024, 'DATAPLATFORM_BODY_LIMIT'),
+    maxStreams: integer(env.DATAPLATFORM_MAX_STREAMS, 100, 'DATAPLATFORM_MAX_STREAMS'),
     batchBodyLimit: integer(
       env.DATAPLATFORM_BATCH_BODY_LIMIT,
       BATCH_BODY_LIMIT,

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { forEachEngine } from './helpers.js';
-import { openStream } from './webhooks/event-stream.js';
+import { openStream, started } from './webhooks/event-stream.js';
 
 /** The event (the body a webhook receiver gets) of each sent server-sent event. */
 function eventsOf(
   sent: { data?: string }[],
 ): { id: string; type: string; documentId: string; collection: string }[] {
   return sent.map((event) => JSON.parse(event.data!));
-}
-
-/** Waits until the stream has sent the id it starts with: from then on, every write reaches it. */
-async function started(stream: { resumePoints: string[] }): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (stream.resumePoints.length === 0) {
-    if (Date.now() > deadline) throw new Error('the stream sent no start id');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return stream.resumePoints[0]!;
 }
 
 forEachEngine((t) => {

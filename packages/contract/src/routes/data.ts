@@ -23,6 +23,15 @@ const ChangesQuery = z.strictObject({
     .max(200)
     .optional()
     .meta({ description: 'An event id (or a `start_…` id) to resume after, as `Last-Event-ID` does' }),
+  where: z.string().min(1).max(10_000).optional().meta({
+    description:
+      "Only events whose document matches this condition, in the SQL helper's WHERE grammar (the document after the change; before it, for deletes)",
+    example: "status = 'paid'",
+  }),
+  params: z.string().min(1).max(10_000).optional().meta({
+    description: "A JSON array of the values of `where`'s `?` or `$n` placeholders",
+    example: '["paid"]',
+  }),
 });
 
 /** The document routes under /api/v1/data. */
@@ -34,7 +43,7 @@ export const dataRoutes = [
     tag,
     summary: "Stream a collection's changes",
     description:
-      'Server-sent events of the collection\'s document events, fed by the same outbox as webhooks (an acknowledged write is never missing): `id:` the event id, `event:` the event type, `data:` the event as a webhook receiver gets it (`WebhookEvent`). Events of one document come in the order they were written. A new stream first sends an `id:` line alone, `start_<ISO time>`, so a client that reconnects before any event arrived misses nothing. `Last-Event-ID` (or `?since=`, the header wins) resumes after that event without a gap or a duplicate for as long as events are kept (at least 24 hours); an id that is no longer kept (or never was) gets one `error` event (`data: {"code":"gone",…}`) and the stream closes. A comment line every 15 s keeps proxies from closing the connection. The path\'s `changes` is fixed: a document whose id is `changes` is still written and deleted by id, but read through the list of the collection.',
+      'Server-sent events of the collection\'s document events, fed by the same outbox as webhooks (an acknowledged write is never missing): `id:` the event id, `event:` the event type, `data:` the event as a webhook receiver gets it (`WebhookEvent`). Events of one document come in the order they were written. A new stream first sends an `id:` line alone, `start_<ISO time>`, so a client that reconnects before any event arrived misses nothing. `Last-Event-ID` (or `?since=`, the header wins) resumes after that event without a gap or a duplicate for as long as events are kept (at least 24 hours); an id that is no longer kept (or never was) gets one `error` event (`data: {"code":"gone",…}`) and the stream closes. A comment line every 15 s keeps proxies from closing the connection. The path\'s `changes` is fixed: a document whose id is `changes` is still written and deleted by id, but read through the list of the collection. `where` (with `params`) keeps only the events whose document matches, in the SQL helper\'s condition grammar; an invalid condition or parameters answer 400 `invalid_sql` before the stream opens. A key (or a signed-in user) has at most `DATAPLATFORM_MAX_STREAMS` streams open at once (100 by default; WebSocket subscriptions count too): one more answers 429 `too_many_streams`. A reader that falls too far behind is sent an `error` event (`code: "too_slow"`, `lastEventId`) and closed; it resumes from that id. A stream ends with an `error` event when its key is paused, rotated or deleted, loses `data:read`, or the cluster is paused.',
     auth: 'data',
     scopes: ['data:read'],
     params: CollectionParams,
@@ -45,7 +54,7 @@ export const dataRoutes = [
       schema: WebhookEvent,
       contentType: 'text/event-stream',
     },
-    errors: ['validation_error', 'reserved_collection'],
+    errors: ['validation_error', 'reserved_collection', 'invalid_sql', 'too_many_streams'],
   },
   {
     id: 'data.list',

@@ -14,6 +14,7 @@ import { keysRoutes } from './keys.js';
 import { logsKeyRoutes, logsRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
 import { notificationRoutes } from './notifications.js';
+import { realtimeRoutes } from './realtime.js';
 import { robotsRoutes } from './robots.js';
 import { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 import { settingsRoutes } from './settings.js';
@@ -37,6 +38,7 @@ export { keysRoutes } from './keys.js';
 export { logsKeyRoutes, logsRoutes } from './logs.js';
 export { metricsRoutes } from './metrics.js';
 export { notificationRoutes } from './notifications.js';
+export { realtimeRoutes } from './realtime.js';
 export { robotsRoutes } from './robots.js';
 export { indexRoutes, schemaKeyRoutes, schemaRoutes } from './schema.js';
 export { settingsRoutes } from './settings.js';
@@ -49,6 +51,7 @@ export { webhookRoutes } from './webhooks.js';
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [
   ...dataRoutes,
+  ...realtimeRoutes,
   ...sqlRoutes,
   ...batchRoutes,
   ...importRoutes,
@@ -83,6 +86,7 @@ export const routes: readonly RouteDefinition[] = [
 /** Look up a route by its operation id. */
 export type RouteId =
   | (typeof dataRoutes)[number]['id']
+  | (typeof realtimeRoutes)[number]['id']
   | (typeof sqlRoutes)[number]['id']
   | (typeof batchRoutes)[number]['id']
   | (typeof authRoutes)[number]['id']

@@ -45,6 +45,8 @@ export interface RouteDefinition {
   conditional?: 'read' | 'write';
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
+  /** Upgrades to a WebSocket: the success is 101 and `schema` the server's messages (`GET /api/v1/realtime`). */
+  websocket?: true;
   success: {
     status: number;
     description: string;

@@ -10,3 +10,4 @@ export { evaluate, matches } from './evaluate.js';
 export { formatSql, quoteIdentifier } from './format.js';
 export { parseSql } from './parse.js';
 export { MAX_FIELDS } from './select.js';
+export { parseWhere } from './where.js';

@@ -30,7 +30,8 @@ function syntaxError(error: unknown, sql: string): SqlError {
   return new SqlError(`Syntax error ${what}`, offset + 1);
 }
 
-function astify(sql: string): AstNode {
+/** The one SELECT statement of `sql`, as the grammar reads it; throws an SqlError for anything else. */
+export function astify(sql: string): AstNode {
   let ast: unknown;
   try {
     ast = parser.astify(sql, { database: 'trino', parseOptions: { includeLocations: true } });

@@ -82,9 +82,13 @@ export class Authenticator {
     this.keys = new KeyVerifier(storage);
   }
 
+  /**
+   * The principal of the request, or the ApiError that refuses it. Without `reply` (a long-lived stream checking
+   * that its credential still holds) nothing is counted against the rate limit.
+   */
   async authenticate(
     request: FastifyRequest,
-    reply: FastifyReply,
+    reply: FastifyReply | undefined,
     anyOf: readonly string[],
     action: ClusterAction = 'read',
   ): Promise<Principal> {
@@ -104,7 +108,7 @@ export class Authenticator {
     if (keyHasExpired(stored.expiresAt, Date.now())) throw new ApiError('key_expired');
     if (this.clusterChecks && stored.clusterStatus !== 'running') throw new ApiError('cluster_unavailable');
     // Counted before the scope check, so that every answer after authentication carries the RateLimit headers.
-    const counted = this.limiter.consume(stored.keyId, stored.tier);
+    const counted = reply && this.limiter.consume(stored.keyId, stored.tier);
     if (counted) applyRateDecision(reply, await counted);
     if (!satisfiesScope(effectiveOf(stored.scopes), anyOf)) {
       throw new ApiError('insufficient_scope', undefined, { required: anyOf });

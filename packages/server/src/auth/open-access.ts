@@ -33,7 +33,7 @@ export class OpenAccess extends Authenticator {
 
   override async authenticate(
     _request: FastifyRequest,
-    _reply: FastifyReply,
+    _reply: FastifyReply | undefined,
     _anyOf: readonly string[],
     _action?: ClusterAction,
   ): Promise<Principal> {

@@ -132,7 +132,7 @@ export class Sessions {
   async authenticateData(
     token: string,
     request: FastifyRequest,
-    reply: FastifyReply,
+    reply: FastifyReply | undefined,
     action: ClusterAction,
   ): Promise<SessionPrincipal> {
     const claims = await this.tokens.verify(token);
@@ -146,7 +146,8 @@ export class Sessions {
     if (!session.cluster) throw new ApiError('forbidden', 'No cluster of yours has this id');
     if (session.cluster.status !== 'running') throw new ApiError('cluster_unavailable');
     const tier = session.billing ? rateTierOf(session.billing) : 'free';
-    applyRateDecision(reply, await this.limiter.consume(`user:${session.userId}`, tier));
+    // A stream checking that its session still holds (no reply) is no request: nothing is counted.
+    if (reply) applyRateDecision(reply, await this.limiter.consume(`user:${session.userId}`, tier));
     rejectViolation(checkClusterAccess(session.cluster.role, action));
     rejectViolation(checkBillingAllows(session.cluster.billingStatus, action));
     return { kind: 'session', userId: session.userId, sessionId: session.id, clusterId: session.cluster.id };

@@ -31,7 +31,8 @@ export function observeRequests(
       keyId: request.usageKeyId ?? null,
       userId,
       clusterId: principal?.clusterId ?? request.usageClusterId ?? null,
-      ip: request.ip,
+      // A stream whose client has gone is answered with its socket destroyed: the address is no longer known.
+      ip: (request.ip as string | undefined) ?? '',
       userAgent: request.headers['user-agent'] ?? null,
       requestId: request.id,
       bytesIn: Number(request.headers['content-length']) || 0,

@@ -1,5 +1,6 @@
 import { clusterActionOf, type RouteDefinition } from '@dataplatform/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
 import { idempotencyContext } from '../services/idempotency.js';
 import { keepBodyAsStream, keepBodyAsText } from './json-body.js';
@@ -20,6 +21,8 @@ export interface RouteDeps {
    * route id; any other route with a limit of its own keeps the contract's.
    */
   ownBodyLimits: Readonly<Record<string, number>>;
+  /** What serves an upgraded connection of a `websocket` route, by route id. */
+  websockets?: Readonly<Record<string, (socket: WebSocket, request: FastifyRequest) => void>>;
 }
 
 /** How a route's body is read, from its contract entry. */
@@ -80,6 +83,8 @@ export function registerRoute(
     url: route.path.replace(/\{(\w+)\}/g, ':$1'),
     ...(mode === 'text' ? { bodyLimit: deps.ownBodyLimits[route.id] ?? route.bodyLimit } : {}),
     onRequest: credentialHooks(route, deps),
+    // An upgrade goes through the same hooks (the credential check), then to the route's WebSocket handler.
+    ...(route.websocket ? { wsHandler: websocketHandler(route, deps) } : {}),
     handler: async (request, reply) => {
       const params = routeParams(route, request.params);
       const idempotency = idempotencyOf(route, request);
@@ -90,6 +95,12 @@ export function registerRoute(
       return sendAnswer(route, reply, principal, await handle(call));
     },
   });
+}
+
+function websocketHandler(route: RouteDefinition, deps: RouteDeps) {
+  const serve = deps.websockets?.[route.id];
+  if (!serve) throw new Error(`No WebSocket handler for route ${route.id}`);
+  return serve;
 }
 
 /**

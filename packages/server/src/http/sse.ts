@@ -16,8 +16,27 @@ export function sseFrame(id: string, type: string, json: string): string {
 /** An open server-sent event stream: writes until the client goes or `end()` is called. */
 export interface SseConnection {
   write(text: string): void;
+  /** Bytes written but not yet taken by the operating system (what a reader that does not read piles up). */
+  buffered(): number;
+  /** Resolves true once that buffer is emptied, false after `ms` or when the connection goes first. */
+  drained(ms: number): Promise<boolean>;
   end(): void;
 }
+
+/** A reader that does not take what is left when its stream ends loses the connection after this long. */
+const LINGER_MS = 10_000;
+
+/**
+ * How an event stream of server-sent events starts and ends: `retry:` and the start id (if any) first; an `error`
+ * event last, whose data carries the code, the message and the last id sent.
+ */
+export const SSE_FORMAT = {
+  start: (startId: string | undefined) => (startId ? `retry: 2000\nid: ${startId}\n\n` : 'retry: 2000\n\n'),
+  error: (error: { code: string; message: string }, lastEventId: string | undefined) => {
+    const data = JSON.stringify({ ...error, ...(lastEventId ? { lastEventId } : {}) });
+    return `${lastEventId ? `id: ${lastEventId}\n` : ''}event: error\ndata: ${data}\n\n`;
+  },
+};
 
 /**
  * Takes the reply over and starts a server-sent event stream: the headers, `first` (a `retry:` line and whatever the
@@ -46,14 +65,39 @@ export function openSse(
     write(text) {
       if (!closed) reply.raw.write(text);
     },
+    buffered: () => reply.raw.writableLength,
+    drained: (ms) => drained(reply.raw, ms),
     end() {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
       if (!reply.raw.writableEnded) reply.raw.end();
+      // What is still buffered waits for the reader, but not for ever.
+      if (reply.raw.writableLength > 0) setTimeout(() => reply.raw.destroy(), LINGER_MS).unref();
       onClose();
     },
   };
   reply.raw.on('close', () => connection.end());
   return connection;
+}
+
+/** Resolves true on the stream's next `drain`, false after `ms` or when it closes first. */
+export function drained(
+  stream: NodeJS.WritableStream & { writableLength: number },
+  ms: number,
+): Promise<boolean> {
+  if (stream.writableLength === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (result: boolean) => {
+      clearTimeout(timer);
+      stream.off('drain', onDrain);
+      stream.off('close', onClose);
+      resolve(result);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    stream.on('drain', onDrain);
+    stream.on('close', onClose);
+  });
 }

@@ -1,5 +1,6 @@
 import { checkCollectionName, type dataRoutes, parseSort } from '@dataplatform/contract';
 import type { FastifyRequest } from 'fastify';
+import { eventFilter } from '../changes/filter.js';
 import type { ChangeStreams } from '../changes/streams.js';
 import { ApiError } from '../http/errors.js';
 import type { RouteHandlers } from '../http/route-call.js';
@@ -15,10 +16,13 @@ export function dataHandlers(
     'data.changes': async ({ params, query, principal, request, reply }) => {
       // A reserved name is no collection: its stream could never carry an event.
       rejectViolation(checkCollectionName(params.collection));
+      // An unusable condition is refused before the stream opens.
+      const filter = await eventFilter(query.where, query.params);
       const header = request.headers['last-event-id'];
       const lastEventId = typeof header === 'string' && header !== '' ? header : query.since;
       // The stream takes the reply over; nothing is left to send.
-      await changes.serve(request, reply, refOf(params, principal), lastEventId);
+      const asked = { principal, collection: params.collection, filter };
+      await changes.serve(request, reply, asked, lastEventId);
       return undefined;
     },
     'data.list': ({ params, query, principal }) => {

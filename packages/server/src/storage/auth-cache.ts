@@ -33,6 +33,7 @@ interface Entry {
  */
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<() => void>();
   /** Moves on every emptying, so that a read that began before one is not kept after it. */
   private generation = 0;
   private writing = 0;
@@ -84,9 +85,19 @@ export class AuthCache {
     }
   }
 
+  /**
+   * Calls `listener` after every change that could alter what authentication decides, made here or heard from
+   * another instance (and before such a write here, when nothing changed yet). Returns a function that stops it.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   private forget(): void {
     this.generation++;
     this.entries.clear();
+    for (const listener of this.listeners) listener();
   }
 
   private remember(keyId: string, entry: Entry): void {

@@ -32,6 +32,7 @@ export function withAuthCache(engine: EngineStorage): Storage {
       'removeMember',
       'accept',
     ]),
+    onAuthChange: (listener) => cache.onChange(listener),
     async close() {
       await authChanges.close();
       await close();

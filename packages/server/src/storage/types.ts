@@ -83,6 +83,11 @@ export interface Storage {
   readonly functions: FunctionStore;
   /** Triggers (document events and schedules) and their runs. */
   readonly triggers: TriggerStore;
+  /**
+   * Calls `listener` after every change to keys, sessions' clusters, roles or billing that could alter what
+   * authentication decides, on this instance or another (see `auth-cache.ts`). Returns a function that stops it.
+   */
+  onAuthChange(listener: () => void): () => void;
   /** Cheap round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   /** The connection pool's state for the operator's scrape; undefined where the engine has no pool (SQLite). */
@@ -91,7 +96,7 @@ export interface Storage {
 }
 
 /** What an engine opens: its own stores, which `withAuthCache` (`cached-stores.ts`) turns into `Storage`. */
-export interface EngineStorage extends Omit<Storage, 'keys'> {
+export interface EngineStorage extends Omit<Storage, 'keys' | 'onAuthChange'> {
   readonly keys: EngineKeyStore;
   /** How this engine's instances hear of each other's writes that change what authentication decides. */
   readonly authChanges: AuthChanges;

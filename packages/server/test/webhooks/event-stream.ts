@@ -60,3 +60,13 @@ export async function openStream(url: string, headers: Record<string, string>) {
     },
   };
 }
+
+/** Waits until the stream has sent the id it starts with: from then on, every write reaches it. */
+export async function started(stream: { resumePoints: string[] }): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (stream.resumePoints.length === 0) {
+    if (Date.now() > deadline) throw new Error('the stream sent no start id');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return stream.resumePoints[0]!;
+}

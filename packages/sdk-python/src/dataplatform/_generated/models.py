@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from typing_extensions import Literal, NotRequired, TypedDict
 
-__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupArchive", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BackupSchedule", "BackupScheduleUpdate", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchPredictionCreate", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Dataset", "DatasetCreate", "DatasetJobInput", "DatasetList", "DatasetRows", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "FieldSummary", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Model", "ModelCreate", "ModelCreateInCluster", "ModelList", "ModelMetrics", "Notification", "NotificationList", "NotificationPage", "NotificationPreferences", "NotificationPreferencesUpdate", "NotificationsRead", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "PredictRequest", "PredictResult", "PredictionJobInput", "ProviderCallbackQuery", "ProviderStartQuery", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "TrainingJobInput", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
+__all__ = ["ActivityEntry", "ActivityList", "ApiKey", "ApiKeyCreate", "ApiKeyList", "ApiKeyUsageEntry", "ApiKeyUsagePage", "ApiKeyWithSecret", "AuthSession", "Backup", "BackupArchive", "BackupCreate", "BackupJobInput", "BackupList", "BackupRestore", "BackupSchedule", "BackupScheduleUpdate", "BatchDeleteOperation", "BatchError", "BatchGetOperation", "BatchInsertOperation", "BatchOperation", "BatchOperationResult", "BatchPatchOperation", "BatchPredictionCreate", "BatchResult", "BatchUpdateOperation", "BillingAccount", "CheckoutRequest", "Cluster", "ClusterCreate", "ClusterDeletionInput", "ClusterList", "ClusterMember", "ClusterMemberList", "ClusterUpdate", "CollectionDropInput", "CollectionInfo", "CollectionInfoList", "CollectionQuery", "CreditsCheckout", "CurrentSession", "DataBatchBody", "Dataset", "DatasetCreate", "DatasetJobInput", "DatasetList", "DatasetRows", "Deleted", "DeviceAuthorization", "DeviceDecision", "DeviceDecisionRequest", "DeviceTokenRequest", "Document", "DocumentInput", "DocumentList", "DocumentPatch", "DocumentReplace", "DocumentSource", "Error", "FieldSummary", "ForgotPasswordRequest", "Function", "FunctionCreate", "FunctionDeploy", "FunctionDetail", "FunctionInput", "FunctionList", "ImportInput", "Index", "IndexBuildInput", "IndexField", "IndexList", "InferredSchema", "Invitation", "InvitationAccept", "InvitationCreate", "Invocation", "InvocationList", "Invoice", "InvoiceLine", "InvoiceList", "InvokeResult", "IpAllowlist", "IpAllowlistUpdate", "Job", "JobList", "JobProgress", "JobRowError", "LoggedOut", "MemberUpdate", "MetricPoint", "MetricSeries", "MetricsSummary", "Model", "ModelCreate", "ModelCreateInCluster", "ModelList", "ModelMetrics", "Notification", "NotificationList", "NotificationPage", "NotificationPreferences", "NotificationPreferencesUpdate", "NotificationsRead", "Passkey", "PasskeyAuthenticateRequest", "PasskeyCredentialJson", "PasskeyList", "PasskeyOptions", "PasskeyRegisterRequest", "PasswordReset", "PlanCheckout", "PlanChoiceRequest", "PredictRequest", "PredictResult", "PredictionJobInput", "ProviderCallbackQuery", "ProviderStartQuery", "RealtimeServerMessage", "RealtimeSubscribe", "RealtimeUnsubscribe", "Redirect", "RedirectUrl", "RequestLogEntry", "RequestLogList", "ResetPasswordRequest", "ResetRequested", "RestoreJobInput", "RestoreResult", "Robot", "RobotCreate", "RobotList", "ScheduleSource", "SchemaError", "SchemaIndexesCreateBody", "SchemaValidatorPutBody", "Settings", "SettingsPatch", "SignInRequest", "SignUpRequest", "SqlAggregate", "SqlCondition", "SqlHaving", "SqlRequest", "SqlResult", "SqlSelect", "StripeWebhookReceipt", "TrainingJobInput", "Trigger", "TriggerCreate", "TriggerList", "TriggerRun", "TriggerRunList", "TriggerUpdate", "UsageDay", "UsageList", "User", "Validator", "ValidatorCheckInput", "ValidatorCheckResult", "ValidatorDeleted", "WebhookAttempt", "WebhookAttemptList", "WebhookCreate", "WebhookDelivery", "WebhookDeliveryList", "WebhookEvent", "WebhookList", "WebhookSecretRotate", "WebhookSecretRotation", "WebhookStreamMessage", "WebhookSubscription", "WebhookTestEvent", "ErrorCode"]
 
 
 class ActivityEntry(TypedDict):
@@ -559,7 +559,7 @@ class Error(TypedDict):
     #: Human-readable message
     error: str
     #: Machine-readable error code (see the error registry)
-    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "precondition_failed", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "headers_too_large", "internal_error", "cluster_unavailable"], str]
+    code: Union[Literal["validation_error", "invalid_json", "invalid_body", "invalid_sql", "invalid_batch", "reserved_collection", "schema_violation", "unauthorized", "key_expired", "key_paused", "session_expired", "invalid_credentials", "payment_required", "insufficient_scope", "ip_blocked", "forbidden", "plan_limit", "not_found", "method_not_allowed", "request_timeout", "conflict", "idempotency_mismatch", "transaction_aborted", "precondition_failed", "unique_violation", "payload_too_large", "uri_too_long", "unsupported_media_type", "function_error", "function_timeout", "function_memory_exceeded", "authorization_pending", "slow_down", "expired_token", "access_denied", "invalid_grant", "rate_limited", "upgrade_required", "too_many_streams", "headers_too_large", "internal_error", "cluster_unavailable"], str]
     #: Extra facts about the failure, such as the invalid field
     details: NotRequired[Any]
     #: The X-Request-Id of the request
@@ -1209,6 +1209,29 @@ class ProviderStartQuery(TypedDict):
     state: NotRequired[str]
 
 
+class RealtimeSubscribe(TypedDict):
+    """Subscribes to a collection's changes."""
+
+    type: Literal["subscribe"]
+    #: The client's name for the subscription: every message about it carries it
+    id: str
+    collection: str
+    #: A condition in the SQL helper's WHERE grammar, as `where` of the change stream
+    where: NotRequired[str]
+    #: Values of its placeholders
+    params: NotRequired[List[Any]]
+    #: An event id (or a `start_…` id) to resume after, as `Last-Event-ID` of the change stream
+    since: NotRequired[str]
+
+
+class RealtimeUnsubscribe(TypedDict):
+    """Ends a subscription."""
+
+    type: Literal["unsubscribe"]
+    #: The client's name for the subscription: every message about it carries it
+    id: str
+
+
 class RedirectUrl(TypedDict):
     """The payment provider's page for the user."""
 
@@ -1731,6 +1754,10 @@ PasskeyCredentialJson = Dict[str, Any]
 """A PublicKeyCredential in JSON form (base64url fields)."""
 
 
+RealtimeServerMessage = Dict[str, Any]
+"""A message of the realtime WebSocket: a subscription's start, one of its events, its end, or an error."""
+
+
 Redirect = None
 """No body; see the Location header."""
 
@@ -1751,5 +1778,5 @@ SqlSelect = Dict[str, Any]
 """`*`, a list of fields, `COUNT(*)`, or `groups`: one row per group (per distinct row with DISTINCT, one row for aggregates without GROUP BY) with grouped fields and aggregates."""
 
 
-ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "precondition_failed", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "uri_too_long", "validation_error"]
+ErrorCode = Literal["access_denied", "authorization_pending", "cluster_unavailable", "conflict", "expired_token", "forbidden", "function_error", "function_memory_exceeded", "function_timeout", "headers_too_large", "idempotency_mismatch", "insufficient_scope", "internal_error", "invalid_batch", "invalid_body", "invalid_credentials", "invalid_grant", "invalid_json", "invalid_sql", "ip_blocked", "key_expired", "key_paused", "method_not_allowed", "not_found", "payload_too_large", "payment_required", "plan_limit", "precondition_failed", "rate_limited", "request_timeout", "reserved_collection", "schema_violation", "session_expired", "slow_down", "too_many_streams", "transaction_aborted", "unauthorized", "unique_violation", "unsupported_media_type", "upgrade_required", "uri_too_long", "validation_error"]
 """An error code the contract documents; a newer server may send others."""

@@ -75,9 +75,9 @@ class DataResource(SyncResource):
         self.jobs = DataJobsResource(client)
         self.schema = DataSchemaResource(client)
 
-    def changes(self, collection: str, *, since: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> Iterator[ServerSentEvent]:
+    def changes(self, collection: str, *, since: Optional[str] = None, where: Optional[str] = None, params: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> Iterator[ServerSentEvent]:
         """Stream a collection's changes: `GET /api/v1/data/{collection}/changes`."""
-        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since}, options=options)
+        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since, "where": where, "params": params}, options=options)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> SyncPage[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -114,6 +114,14 @@ class DataResource(SyncResource):
     def import_(self, collection: str, content: Content, *, content_type: Optional[str] = None, format: Optional[Literal["ndjson", "json", "csv"]] = None, on_error: Optional[Literal["skip", "abort"]] = None, infer: Optional[bool] = None, resume: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
         """Import a file of documents: `POST /api/v1/data/{collection}/import`."""
         return cast("_m.Job", self._client.request("POST", f"/api/v1/data/{segment(collection, 'collection')}/import", content=content, headers={"content-type": content_type}, query={"format": format, "onError": on_error, "infer": infer, "resume": resume}, options=options))
+
+
+class RealtimeResource(SyncResource):
+    """`client.realtime`: 1 operation(s) of the contract."""
+
+    def connect(self, *, options: Optional[RequestOptions] = None) -> Any:
+        """Open the realtime WebSocket: `GET /api/v1/realtime`."""
+        return cast("Any", self._client.request("GET", "/api/v1/realtime", options=options))
 
 
 class AuthResource(SyncResource):
@@ -863,9 +871,9 @@ class AsyncDataResource(AsyncResource):
         self.jobs = AsyncDataJobsResource(client)
         self.schema = AsyncDataSchemaResource(client)
 
-    def changes(self, collection: str, *, since: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
+    def changes(self, collection: str, *, since: Optional[str] = None, where: Optional[str] = None, params: Optional[str] = None, last_event_id: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncIterator[ServerSentEvent]:
         """Stream a collection's changes: `GET /api/v1/data/{collection}/changes`."""
-        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since}, options=options)
+        return self._client.stream_events(f"/api/v1/data/{segment(collection, 'collection')}/changes", last_event_id=last_event_id, query={"since": since, "where": where, "params": params}, options=options)
 
     def list(self, collection: str, *, limit: Optional[int] = None, skip: Optional[int] = None, sort: Optional[str] = None, options: Optional[RequestOptions] = None) -> AsyncPager[_m.Document]:
         """List documents: `GET /api/v1/data/{collection}`."""
@@ -902,6 +910,14 @@ class AsyncDataResource(AsyncResource):
     async def import_(self, collection: str, content: Content, *, content_type: Optional[str] = None, format: Optional[Literal["ndjson", "json", "csv"]] = None, on_error: Optional[Literal["skip", "abort"]] = None, infer: Optional[bool] = None, resume: Optional[str] = None, options: Optional[RequestOptions] = None) -> _m.Job:
         """Import a file of documents: `POST /api/v1/data/{collection}/import`."""
         return cast("_m.Job", await self._client.request("POST", f"/api/v1/data/{segment(collection, 'collection')}/import", content=content, headers={"content-type": content_type}, query={"format": format, "onError": on_error, "infer": infer, "resume": resume}, options=options))
+
+
+class AsyncRealtimeResource(AsyncResource):
+    """`client.realtime`: 1 operation(s) of the contract."""
+
+    async def connect(self, *, options: Optional[RequestOptions] = None) -> Any:
+        """Open the realtime WebSocket: `GET /api/v1/realtime`."""
+        return cast("Any", await self._client.request("GET", "/api/v1/realtime", options=options))
 
 
 class AsyncAuthResource(AsyncResource):

@@ -7,13 +7,14 @@ from .._async_api import AsyncAPIClient
 from .._sync_api import SyncAPIClient
 from ..resources.data import Data, AsyncData
 from ..resources.auth import Auth, AsyncAuth
-from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncIntelligenceResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncNotificationsResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, IntelligenceResource, JobsResource, KeysResource, LogsResource, MetricsResource, NotificationsResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
+from .resources import AsyncBackupsResource, AsyncBillingResource, AsyncClustersResource, AsyncFunctionsResource, AsyncIntelligenceResource, AsyncJobsResource, AsyncKeysResource, AsyncLogsResource, AsyncMetricsResource, AsyncNotificationsResource, AsyncRealtimeResource, AsyncRobotsResource, AsyncSchemaResource, AsyncSettingsResource, AsyncTriggersResource, AsyncWebauthnResource, AsyncWebhooksResource, BackupsResource, BillingResource, ClustersResource, FunctionsResource, IntelligenceResource, JobsResource, KeysResource, LogsResource, MetricsResource, NotificationsResource, RealtimeResource, RobotsResource, SchemaResource, SettingsResource, TriggersResource, WebauthnResource, WebhooksResource
 
 
 class SyncResources:
     """The resources of `DataPlatform`."""
 
     data: Data
+    realtime: RealtimeResource
     auth: Auth
     webauthn: WebauthnResource
     settings: SettingsResource
@@ -34,6 +35,7 @@ class SyncResources:
 
     def _attach_resources(self, client: SyncAPIClient) -> None:
         self.data = Data(client)
+        self.realtime = RealtimeResource(client)
         self.auth = Auth(client)
         self.webauthn = WebauthnResource(client)
         self.settings = SettingsResource(client)
@@ -57,6 +59,7 @@ class AsyncResources:
     """The resources of `AsyncDataPlatform`."""
 
     data: AsyncData
+    realtime: AsyncRealtimeResource
     auth: AsyncAuth
     webauthn: AsyncWebauthnResource
     settings: AsyncSettingsResource
@@ -77,6 +80,7 @@ class AsyncResources:
 
     def _attach_resources(self, client: AsyncAPIClient) -> None:
         self.data = AsyncData(client)
+        self.realtime = AsyncRealtimeResource(client)
         self.auth = AsyncAuth(client)
         self.webauthn = AsyncWebauthnResource(client)
         self.settings = AsyncSettingsResource(client)
