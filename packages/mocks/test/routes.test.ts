@@ -374,6 +374,13 @@ describe('the route table', () => {
         expect(lines.at(-1)).toMatchObject({ type: 'manifest' });
         return;
       }
+      if ('websocket' in route && route.websocket) {
+        // MSW speaks no WebSocket upgrade: the mocks answer as the server does to a GET without one.
+        const res = await fetch(`${BASE_URL}${route.path}`, { headers: { 'X-API-Key': mocks.apiKey } });
+        expect(res.status).toBe(426);
+        expect(((await res.json()) as { code: string }).code).toBe('upgrade_required');
+        return;
+      }
       if (route.success.contentType) {
         // A stream: its media type instead of a JSON body.
         const credentials: Record<string, string> =
