@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChangeEvent, ChangeStreamGoneError, DataPlatform } from '../src/index.js';
+import { BadRequestError, type ChangeEvent, ChangeStreamGoneError, DataPlatform } from '../src/index.js';
 import { useMockedApi } from './mocked-api.js';
 
 const { baseUrl, mocks, seen } = useMockedApi();
@@ -60,6 +60,30 @@ describe('client.data.subscribe', () => {
     await client.data.create('orders', { _id: 'b', n: 2 });
     const [next] = await take(client.data.subscribe('orders', { since: created!.id }), 1);
     expect(next!.documentId).toBe('b');
+  });
+
+  it('keeps the changes whose document matches `where`, and refuses a bad condition at once', async () => {
+    let opened!: () => void;
+    const ready = new Promise<void>((resolve) => (opened = resolve));
+    const paid = take(
+      client.data.subscribe<{ status: string }>('orders', {
+        where: 'status = ?',
+        params: ['paid'],
+        onOpen: () => opened(),
+      }),
+      2,
+    );
+    await ready;
+    await client.data.create('orders', { _id: 'a', status: 'open' });
+    await client.data.create('orders', { _id: 'b', status: 'paid' });
+    await client.data.update('orders', 'a', { status: 'paid' });
+    expect((await paid).map((c) => [c.type, c.documentId])).toEqual([
+      ['document.created', 'b'],
+      ['document.updated', 'a'],
+    ]);
+    await expect(take(client.data.subscribe('orders', { where: 'status = = ?' }), 1)).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
   });
 
   it('ends with ChangeStreamGoneError for an id that is not kept', async () => {
