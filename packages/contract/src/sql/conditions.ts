@@ -158,19 +158,7 @@ export function condition(node: unknown, ctx: Context, depth = 0, parentAt?: num
   if (!isNode(node)) fail('Unsupported condition', undefined, parentAt);
   const at = positionOf(node, parentAt);
   if (depth > MAX_DEPTH) fail(`Conditions nest at most ${MAX_DEPTH} levels deep`, node, at);
-  if (node.type === 'binary_expr' && (node.operator === 'AND' || node.operator === 'OR')) {
-    const op = node.operator === 'AND' ? 'and' : 'or';
-    const conditions: Condition[] = [];
-    for (const side of [node.left, node.right]) {
-      // A chain such as a OR b OR c arrives nested one level per operator; it is one level of the tree.
-      const chained = isNode(side) && side.type === 'binary_expr' && side.operator === node.operator;
-      const child = condition(side, ctx, chained ? depth : depth + 1, at);
-      // a AND b AND c arrives as ((a AND b) AND c): one node per operator reads better in the answer.
-      if (child.op === op) conditions.push(...(child as { conditions: Condition[] }).conditions);
-      else conditions.push(child);
-    }
-    return { op, conditions };
-  }
+  if (isLogical(node)) return logical(node, ctx, depth, at);
   if (node.type === 'unary_expr' && node.operator === 'NOT') {
     return { op: 'not', condition: condition(node.expr, ctx, depth + 1, at) };
   }
@@ -189,4 +177,45 @@ export function condition(node: unknown, ctx: Context, depth = 0, parentAt?: num
     );
   }
   fail('A condition must compare a field with a value', node, at);
+}
+
+type Logical = AstNode & { operator: 'AND' | 'OR'; left: unknown; right: unknown; parentheses?: boolean };
+
+function isLogical(node: unknown): node is Logical {
+  return isNode(node) && node.type === 'binary_expr' && (node.operator === 'AND' || node.operator === 'OR');
+}
+
+/**
+ * A run of AND and OR without parentheses between them. The parser nests such a run without precedence (it
+ * reads `a AND b OR c` as `a AND (b OR c)`), so the operands are read back in their written order and grouped as
+ * SQL defines: AND binds tighter than OR. A parenthesized part is one operand, translated on its own.
+ */
+function logical(node: Logical, ctx: Context, depth: number, at: number | undefined): Condition {
+  const operands: unknown[] = [];
+  const operators: ('AND' | 'OR')[] = [];
+  const spread = (part: unknown, top: boolean): void => {
+    if (isLogical(part) && (top || !part.parentheses)) {
+      spread(part.left, false);
+      operators.push(part.operator);
+      spread(part.right, false);
+    } else operands.push(part);
+  };
+  spread(node, true);
+  const translated = operands.map((operand) => condition(operand, ctx, depth + 1, positionOf(operand, at)));
+  const groups: Condition[][] = [[translated[0]!]];
+  operators.forEach((operator, i) => {
+    if (operator === 'AND') groups.at(-1)!.push(translated[i + 1]!);
+    else groups.push([translated[i + 1]!]);
+  });
+  return joined(
+    'or',
+    groups.map((group) => joined('and', group)),
+  );
+}
+
+/** `conditions` joined by `op`, a child of the same `op` merged in: one node per run reads better in the answer. */
+function joined(op: 'and' | 'or', conditions: Condition[]): Condition {
+  if (conditions.length === 1) return conditions[0]!;
+  const flat = conditions.flatMap((c) => (c.op === op ? (c as { conditions: Condition[] }).conditions : [c]));
+  return { op, conditions: flat } as Condition;
 }

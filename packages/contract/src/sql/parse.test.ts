@@ -95,6 +95,30 @@ describe('parseSql: supported forms', () => {
     });
   });
 
+  it('binds AND tighter than OR, as SQL does, whatever the order', () => {
+    const eq = (field: string, value: number) => ({ op: 'eq', path: [field], value });
+    expect(where('a = 1 AND b = 2 OR c = 3')).toEqual({
+      op: 'or',
+      conditions: [{ op: 'and', conditions: [eq('a', 1), eq('b', 2)] }, eq('c', 3)],
+    });
+    expect(where('a = 1 OR b = 2 AND c = 3 OR d = 4 AND e = 5 AND f = 6')).toEqual({
+      op: 'or',
+      conditions: [
+        eq('a', 1),
+        { op: 'and', conditions: [eq('b', 2), eq('c', 3)] },
+        { op: 'and', conditions: [eq('d', 4), eq('e', 5), eq('f', 6)] },
+      ],
+    });
+    expect(where('NOT a = 1 AND b = 2 OR c = 3')).toEqual({
+      op: 'or',
+      conditions: [{ op: 'and', conditions: [{ op: 'not', condition: eq('a', 1) }, eq('b', 2)] }, eq('c', 3)],
+    });
+    expect(where('a = 1 AND (b = 2 OR c = 3)')).toEqual({
+      op: 'and',
+      conditions: [eq('a', 1), { op: 'or', conditions: [eq('b', 2), eq('c', 3)] }],
+    });
+  });
+
   it('reads a chain of a thousand ORs as one node, not a thousand levels', () => {
     const chain = where(Array(1000).fill('a = 1').join(' OR '));
     expect(chain).toMatchObject({ op: 'or' });
