@@ -174,7 +174,11 @@ def run_case(case: Dict[str, Any], base_url: str) -> None:
         steps.append((f"step {i + 1}" + (f" ({step['title']})" if step.get("title") else ""), step))
 
     # No credentials and no retries of the client's own: a case says exactly what each request carries.
-    with DataPlatform(base_url=base_url, api_key="", token="", max_retries=0) as client:
+    # Cases run on worker threads while pytest's own thread sets and unsets PYTEST_CURRENT_TEST; httpx reading
+    # proxy settings walks os.environ, which must not happen beside that, and a local server needs no proxy.
+    with httpx.Client(follow_redirects=False, trust_env=False) as http, DataPlatform(
+        base_url=base_url, api_key="", token="", max_retries=0, http_client=http
+    ) as client:
         for label, step in steps:
             try:
                 answer = _send(client, step, variables, kinds)
