@@ -1,9 +1,9 @@
 """The scikit-learn side of `pnpm bench:intelligence`.
 
 `data <dir>`: writes iris, breast cancer, diabetes (shipped inside scikit-learn) and two generated sets of 100,000 rows
-(numpy seed 7) as JSON row lists. `fit <dir>`: trains scikit-learn's same algorithms on the split the engine used
-(`<name>.split.json`: the held-out row numbers), with the same preprocessing (standardized features), and prints
-the held-out score and the training time of each as JSON.
+(numpy seed 7) as JSON row lists. `fit <dir> <runs>`: trains scikit-learn's same algorithms on the splits the engine used
+(`<name>.split.<seed>.json`: the held-out row numbers of each seed), with the same preprocessing (standardized
+features) and the same seed, and prints the held-out scores and the training time of each as JSON.
 """
 import json
 import sys
@@ -44,23 +44,24 @@ def write_data(out):
             json.dump(rows, f)
 
 
-def fit(out, name, task, algorithm, target):
+def fit(out, name, task, algorithm, target, seeds):
+    """scikit-learn's held-out score on each of the engine's splits (one per seed, `<name>.split.<seed>.json`), fitted
+    with that seed, and the seconds the first `fit` took."""
     rows = json.load(open(f"{out}/{name}.json"))
-    test = set(json.load(open(f"{out}/{name}.split.json")))
     features = [k for k in rows[0] if k != target]
     x = np.array([[r[k] for k in features] for r in rows])
     y = np.array([r[target] for r in rows])
-    train_idx = np.array([i for i in range(len(rows)) if i not in test])
-    test_idx = np.array(sorted(test))
-    scaler = StandardScaler().fit(x[train_idx])
-    xt, xv = scaler.transform(x[train_idx]), scaler.transform(x[test_idx])
-    score, seconds = fitted_score(task, algorithm, 1, xt, y[train_idx], xv, y[test_idx])
-    # A forest's score moves with its seed: the range over 20 seeds tells a real gap from that.
-    spread = None
-    if algorithm == "random_forest":
-        scores = [fitted_score(task, algorithm, seed, xt, y[train_idx], xv, y[test_idx])[0] for seed in range(20)]
-        spread = [float(min(scores)), float(max(scores))]
-    return {"score": float(score), "seconds": seconds, "spread": spread}
+    scores, seconds = [], None
+    for seed in seeds:
+        test = set(json.load(open(f"{out}/{name}.split.{seed}.json")))
+        train_idx = np.array([i for i in range(len(rows)) if i not in test])
+        test_idx = np.array(sorted(test))
+        scaler = StandardScaler().fit(x[train_idx])
+        xt, xv = scaler.transform(x[train_idx]), scaler.transform(x[test_idx])
+        score, took = fitted_score(task, algorithm, seed, xt, y[train_idx], xv, y[test_idx])
+        scores.append(float(score))
+        seconds = took if seconds is None else seconds
+    return {"scores": scores, "seconds": seconds}
 
 
 def fitted_score(task, algorithm, seed, xt, yt, xv, yv):
@@ -90,4 +91,4 @@ if __name__ == "__main__":
         write_data(sys.argv[2])
     else:
         runs = json.loads(sys.argv[3])
-        print(json.dumps([fit(sys.argv[2], r["name"], r["task"], r["algorithm"], r["target"]) for r in runs]))
+        print(json.dumps([fit(sys.argv[2], r["name"], r["task"], r["algorithm"], r["target"], r["seeds"]) for r in runs]))
