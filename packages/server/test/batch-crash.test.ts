@@ -1,10 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { availableEngines, createTestDatabase } from './helpers.js';
-import { startProcess, stop } from './server-process.js';
-import { freePort } from './setup/services.js';
+import { crashServer } from './crash-server.js';
+import { availableEngines } from './helpers.js';
 
 const BATCH_SIZE = 200;
 const SENDERS = 8;
@@ -30,17 +26,9 @@ async function countByBatch(
 
 describe.each(availableEngines())('transactional batches across a crash on %s', (engine) => {
   it('finds every batch wholly present or wholly absent after SIGKILL, and every acknowledged one present', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-crash-'));
-    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATAPLATFORM_DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-    };
-    let server = await startProcess(env);
+    const server = await crashServer(engine, 'dataplatform-crash-');
     try {
-      const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
+      const { apiKey } = server;
       const acknowledged = new Set<number>();
       const sent = new Set<number>();
       let next = 0;
@@ -71,10 +59,10 @@ describe.each(availableEngines())('transactional batches across a crash on %s', 
       });
       while (acknowledged.size < 20) await new Promise((resolve) => setTimeout(resolve, 5));
       killed = true;
-      await stop(server.child, 'SIGKILL');
+      await server.kill();
       await Promise.all(senders);
 
-      server = await startProcess(env);
+      await server.restart();
       const { counts, total } = await countByBatch(server.url, apiKey);
       for (const [k, count] of counts) expect(count, `batch ${k}`).toBe(BATCH_SIZE);
       for (const k of acknowledged) expect(counts.get(k), `acknowledged batch ${k}`).toBe(BATCH_SIZE);
@@ -82,9 +70,7 @@ describe.each(availableEngines())('transactional batches across a crash on %s', 
       // Batches were still in flight at the kill: some of them were lost whole or kept whole, never in part.
       expect(sent.size).toBeGreaterThan(acknowledged.size);
     } finally {
-      await stop(server.child, 'SIGTERM');
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
     }
   }, 120_000);
 });

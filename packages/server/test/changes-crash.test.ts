@@ -1,25 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { availableEngines, createTestDatabase } from './helpers.js';
-import { startProcess, stop } from './server-process.js';
-import { freePort } from './setup/services.js';
+import { crashServer } from './crash-server.js';
+import { availableEngines } from './helpers.js';
 import { openStream, started } from './webhooks/event-stream.js';
 
 describe.each(availableEngines())('a change stream across a crash on %s', (engine) => {
   it('resumes after SIGKILL with every acknowledged write, without a gap or a duplicate', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-changes-crash-'));
-    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATAPLATFORM_DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-    };
-    let server = await startProcess(env);
+    const server = await crashServer(engine, 'dataplatform-changes-crash-');
     try {
-      const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
+      const { apiKey } = server;
       const changes = () => `${server.url}/api/v1/data/crashed/changes`;
       const stream = await openStream(changes(), { 'x-api-key': apiKey });
       await started(stream);
@@ -39,13 +27,13 @@ describe.each(availableEngines())('a change stream across a crash on %s', (engin
       })();
       while (stream.events.length < 50) await new Promise((resolve) => setTimeout(resolve, 5));
       killed = true;
-      await stop(server.child, 'SIGKILL');
+      await server.kill();
       await writer;
       await stream.ended;
       const before = stream.events.map((event) => JSON.parse(event.data!).documentId as string);
       const lastId = stream.events.at(-1)!.id!;
 
-      server = await startProcess(env);
+      await server.restart();
       const resumed = await openStream(changes(), { 'x-api-key': apiKey, 'last-event-id': lastId });
       expect(resumed.status).toBe(200);
       // Every write acknowledged before the crash is in the stream, once; a write that died in flight may or may
@@ -62,9 +50,7 @@ describe.each(availableEngines())('a change stream across a crash on %s', (engin
       // One writer, one document after another: the stream keeps their order.
       expect(all).toEqual([...all].sort());
     } finally {
-      await stop(server.child, 'SIGTERM');
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
     }
   }, 150_000);
 });

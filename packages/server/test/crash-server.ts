@@ -10,9 +10,9 @@ import { freePort } from './setup/services.js';
  * The reference server in a process of its own, for tests that SIGKILL it: over a fresh data directory (and, on
  * PostgreSQL, a fresh database) that outlive the process, signed in as its development account. `call` answers
  * the JSON of a dashboard route with the session, `ended` waits for a job to end; `kill` ends the process with SIGKILL and `restart` starts it
- * again on the same data; `close` stops it and removes the data.
+ * again on the same data; `close` stops it and removes the data. `settings` are further environment variables.
  */
-export async function crashServer(engine: Engine, prefix: string) {
+export async function crashServer(engine: Engine, prefix: string, settings: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const database = engine === 'postgres' ? await createTestDatabase() : undefined;
   const env = {
@@ -20,6 +20,7 @@ export async function crashServer(engine: Engine, prefix: string) {
     HOST: '127.0.0.1',
     DATAPLATFORM_DATA_DIR: dataDir,
     DATABASE_URL: database?.url ?? '',
+    ...settings,
   };
   let server = await startProcess(env);
   const { apiKey, email, password } = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));

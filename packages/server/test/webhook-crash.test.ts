@@ -1,10 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { availableEngines, createTestDatabase } from './helpers.js';
-import { startProcess, stop } from './server-process.js';
-import { freePort } from './setup/services.js';
+import { crashServer } from './crash-server.js';
+import { availableEngines } from './helpers.js';
 import { startReceiver } from './webhooks/receiver.js';
 
 const SENDERS = 6;
@@ -24,22 +20,15 @@ async function documentIds(url: string, apiKey: string): Promise<Set<string>> {
 
 describe.each(availableEngines())('webhook events across a crash on %s', (engine) => {
   it('delivers the event of every write acknowledged before SIGKILL after the restart, and no other', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-webhook-crash-'));
-    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
     // Until the crash the receiver fails every attempt, so the events are still to deliver when the server dies.
     let up = false;
     const receiver = await startReceiver(() => ({ status: up ? 200 : 503 }));
-    const env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATAPLATFORM_DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
+    const server = await crashServer(engine, 'dataplatform-webhook-crash-', {
       DATAPLATFORM_WEBHOOK_RETRY_SCHEDULE: Array(9).fill('200ms').join(','),
       DATAPLATFORM_WEBHOOK_POLL_INTERVAL: '200',
-    };
-    let server = await startProcess(env);
+    });
     try {
-      const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
+      const { apiKey } = server;
       const post = (path: string, body: unknown) =>
         fetch(`${server.url}${path}`, {
           method: 'POST',
@@ -87,12 +76,12 @@ describe.each(availableEngines())('webhook events across a crash on %s', (engine
       });
       while (acknowledged.size < 150) await new Promise((resolve) => setTimeout(resolve, 5));
       killed = true;
-      await stop(server.child, 'SIGKILL');
+      await server.kill();
       await Promise.all(senders);
       const deliveredBeforeCrash = receiver.received.length;
 
       up = true;
-      server = await startProcess(env);
+      await server.restart();
       const stored = await documentIds(server.url, apiKey);
       for (const id of acknowledged) expect(stored.has(id), `acknowledged ${id}`).toBe(true);
 
@@ -108,10 +97,8 @@ describe.each(availableEngines())('webhook events across a crash on %s', (engine
       expect(delivered).toEqual(stored);
       expect(deliveredBeforeCrash).toBeGreaterThan(0);
     } finally {
-      await stop(server.child, 'SIGTERM');
+      await server.close();
       await receiver.close();
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 150_000);
 });

@@ -1,10 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { availableEngines, createTestDatabase } from './helpers.js';
-import { startProcess, stop } from './server-process.js';
-import { freePort } from './setup/services.js';
+import { crashServer } from './crash-server.js';
+import { availableEngines } from './helpers.js';
 
 const SENDERS = 16;
 /** Acknowledged writes to wait for before the kill: enough that many groups of concurrent writes have committed. */
@@ -22,18 +18,9 @@ interface Acknowledged {
 
 describe.each(availableEngines())('concurrent single writes across a crash on %s', (engine) => {
   it('keeps every acknowledged insert, update and delete after SIGKILL', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-write-crash-'));
-    const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-    const env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATAPLATFORM_DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-    };
-    let server = await startProcess(env);
+    const server = await crashServer(engine, 'dataplatform-write-crash-');
     try {
-      const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
-      const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+      const headers = { 'x-api-key': server.apiKey, 'content-type': 'application/json' };
       const url = (path: string) => `${server.url}/api/v1/data/crash${path}`;
       let killed = false;
       let acknowledgedWrites = 0;
@@ -75,10 +62,10 @@ describe.each(availableEngines())('concurrent single writes across a crash on %s
       });
       while (acknowledgedWrites < BEFORE_KILL) await new Promise((resolve) => setTimeout(resolve, 5));
       killed = true;
-      await stop(server.child, 'SIGKILL');
+      await server.kill();
       const outcomes = await Promise.all(senders);
 
-      server = await startProcess(env);
+      await server.restart();
       const read = async (id: string) => {
         const res = await fetch(url(`/${id}`), { headers });
         return { status: res.status, body: (await res.json()) as { value?: number } };
@@ -99,9 +86,7 @@ describe.each(availableEngines())('concurrent single writes across a crash on %s
       const deletes = outcomes.reduce((sum, o) => sum + o.deleted.size, 0);
       expect(deletes).toBeGreaterThan(0);
     } finally {
-      await stop(server.child, 'SIGTERM');
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
     }
   }, 120_000);
 });
