@@ -1,8 +1,9 @@
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DataPlatform, NotFoundError } from '../src/index.js';
 import { useMockedApi } from './mocked-api.js';
 
-const { baseUrl } = useMockedApi();
+const { baseUrl, server } = useMockedApi();
 
 describe('client.notifications', () => {
   it('lists, counts, reads, reads all and deletes the signed-in user’s notifications', async () => {
@@ -38,5 +39,24 @@ describe('client.notifications', () => {
     });
     expect(changed.backup_failed).toEqual({ inApp: false, email: true });
     expect(changed.new_sign_in).toEqual({ inApp: true, email: false });
+  });
+
+  it('ends the stream at the error event a server sends a reader too far behind, yielding only notifications', async () => {
+    const told = { _id: 'ntf_1', kind: 'backup_failed', title: 'A backup failed' };
+    const text =
+      'retry: 2000\n\n' +
+      `id: ntf_1\nevent: notification\ndata: ${JSON.stringify(told)}\n\n` +
+      'id: ntf_1\nevent: error\ndata: {"code":"too_slow","message":"resume","lastEventId":"ntf_1"}\n\n';
+    server.use(
+      http.get(
+        `${baseUrl}/api/notifications/stream`,
+        () => new HttpResponse(text, { headers: { 'content-type': 'text/event-stream' } }),
+        { once: true },
+      ),
+    );
+    const client = new DataPlatform({ baseUrl, token: 'session', maxRetries: 0 });
+    const received = [];
+    for await (const n of client.notifications.stream()) received.push(n);
+    expect(received).toEqual([told]);
   });
 });

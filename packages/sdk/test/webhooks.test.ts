@@ -1,5 +1,6 @@
 import { createDataPlatformMocks } from '@dataplatform/mocks';
 import { signAsync, WebhookVerificationError } from '@dataplatform/webhooks';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -160,5 +161,23 @@ describe('client.webhooks', () => {
     const unknown = client.webhooks.stream('wh_unknown', { onOpen: () => opened++ }).next();
     await expect(unknown).rejects.toBeInstanceOf(NotFoundError);
     expect(opened).toBe(1);
+  });
+
+  it('ends the stream at the error event a server sends a reader too far behind', async () => {
+    const message = { body: '{"type":"document.created"}', headers: { 'webhook-id': 'evt_1' } };
+    const text =
+      'retry: 2000\n\n' +
+      `id: evt_1\nevent: document.created\ndata: ${JSON.stringify(message)}\n\n` +
+      'id: evt_1\nevent: error\ndata: {"code":"too_slow","message":"resume","lastEventId":"evt_1"}\n\n';
+    server.use(
+      http.get(
+        'http://localhost:5000/api/v1/data/webhooks/wh_slow/events',
+        () => new HttpResponse(text, { headers: { 'content-type': 'text/event-stream' } }),
+        { once: true },
+      ),
+    );
+    const events = [];
+    for await (const event of client.webhooks.stream('wh_slow')) events.push(event);
+    expect(events).toEqual([{ id: 'evt_1', type: 'document.created', message }]);
   });
 });

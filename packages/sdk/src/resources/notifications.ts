@@ -82,6 +82,8 @@ export class Notifications extends APIResource {
    */
   async *stream(options: NotificationStreamOptions = {}): AsyncGenerator<Notification, void, undefined> {
     for await (const event of this._client.getEventStream(`${BASE}/stream`, options)) {
+      // The server's last word before it ends a stream (a reader too far behind): the caller resumes by id.
+      if (event.event === 'error') return;
       try {
         yield JSON.parse(event.data) as Notification;
       } catch (error) {

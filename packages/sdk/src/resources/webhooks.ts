@@ -120,7 +120,8 @@ export class Webhooks extends APIResource {
 
   /**
    * The subscription's events as they are captured (after `lastEventId` when given), each with the body and
-   * signed headers of its delivery, until the connection ends; stop with `break` or `options.signal`. Keep the
+   * signed headers of its delivery, until the connection ends (the server also ends it for a reader that falls
+   * too far behind); stop with `break` or `options.signal`. Keep the
    * last id and pass it as `lastEventId` when opening the stream again, and nothing in between is lost.
    * @example for await (const { type, message } of client.webhooks.stream(id)) await forward(message);
    */
@@ -130,6 +131,8 @@ export class Webhooks extends APIResource {
   ): AsyncGenerator<WebhookStreamEvent, void, undefined> {
     const events = this._client.getEventStream(`${webhookPath(webhookId)}/events`, options);
     for await (const event of events) {
+      // The server's last word before it ends a stream (a reader too far behind): the caller resumes by id.
+      if (event.event === 'error') return;
       let message: WebhookStreamMessageRecord;
       try {
         message = JSON.parse(event.data);

@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../auth/authenticate.js';
 import { ApiError } from '../http/errors.js';
+import type { StreamConnection } from '../http/event-stream.js';
 import { rejectViolation } from '../http/validate.js';
-import type { EventStream, StreamConnection, StreamFormat } from '../webhooks/event-stream.js';
+import type { DeliveryFormat, DeliveryStream } from '../webhooks/stream.js';
 import { eventFilter } from './filter.js';
 import type { ChangeStreams } from './streams.js';
 
@@ -14,7 +15,7 @@ const PING_MS = 15_000;
 const DRAIN_POLL_MS = 50;
 
 /** The messages of one subscription, tagged with its id. */
-function formatOf(id: string): StreamFormat {
+function formatOf(id: string): DeliveryFormat {
   const tag = JSON.stringify(id);
   return {
     start: (since) => JSON.stringify({ type: 'subscribed', id, ...(since ? { since } : {}) }),
@@ -34,7 +35,7 @@ export class Realtime {
   /** Serves the messages of an upgraded connection until it closes. */
   serve(socket: WebSocket, request: FastifyRequest): void {
     const principal = request.principal!;
-    const subscriptions = new Map<string, EventStream | 'opening'>();
+    const subscriptions = new Map<string, DeliveryStream | 'opening'>();
     const ping = setInterval(() => socket.ping(), PING_MS);
     const send = (message: unknown) => socket.send(JSON.stringify(message));
     socket.on('message', (data, isBinary) => {
@@ -89,7 +90,7 @@ export class Realtime {
     principal: Principal,
     message: RealtimeSubscribe,
     onEnd: () => void,
-  ): Promise<EventStream | undefined> {
+  ): Promise<DeliveryStream | undefined> {
     rejectViolation(checkCollectionName(message.collection));
     // The connection outlives its credential's checks: each subscription is checked again as it opens.
     await this.changes.allowed(request, principal);

@@ -4,8 +4,7 @@ import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { ApiError } from '../http/errors.js';
 import { openSse, SSE_FORMAT, sseFrame } from '../http/sse.js';
 import type { Storage } from '../storage/types.js';
-import type { EventStream, StreamFormat } from '../webhooks/event-stream.js';
-import type { EventStreams, OpenConnection } from '../webhooks/stream.js';
+import type { DeliveryFormat, DeliveryStream, EventStreams, OpenConnection } from '../webhooks/stream.js';
 import type { EventFilter } from './filter.js';
 import { ownerOf, type StreamGuard } from './guard.js';
 
@@ -27,7 +26,7 @@ export function changesSubscriptionId(clusterId: string, collection: string): st
 const GONE =
   'This event is not kept (or never was an event of this collection): reload, then stream from now.';
 
-const CHANGES_SSE: StreamFormat = {
+const CHANGES_SSE: DeliveryFormat = {
   ...SSE_FORMAT,
   event: (event) => sseFrame(event.eventId, event.eventType, event.body),
 };
@@ -40,7 +39,7 @@ export interface ChangesRequest {
   collection: string;
   filter: EventFilter | undefined;
   lastEventId: string | undefined;
-  format: StreamFormat;
+  format: DeliveryFormat;
   open: OpenConnection;
 }
 
@@ -76,7 +75,7 @@ export class ChangeStreams {
    * Opens a change stream: counted against its owner's limit (429 `too_many_streams` before anything is sent), and
    * ended with an error when its credential stops holding. Undefined when it ended at once (an unknown id).
    */
-  async open(asked: ChangesRequest): Promise<EventStream | undefined> {
+  async open(asked: ChangesRequest): Promise<DeliveryStream | undefined> {
     const { principal, collection } = asked;
     const owner = ownerOf(principal);
     this.guard.admit(owner);
@@ -92,7 +91,7 @@ export class ChangeStreams {
       check: () => this.check(asked),
       end: (error: ApiError) => stream?.fail({ code: error.code, message: error.message }),
     };
-    let stream: EventStream | undefined;
+    let stream: DeliveryStream | undefined;
     try {
       const subscriptionId = await this.ensure(principal.clusterId, collection);
       stream = await this.streams.start(

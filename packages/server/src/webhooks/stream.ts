@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Cursor, EventStream, type StreamConnection, type StreamFormat } from '../http/event-stream.js';
 import { openSse, SSE_FORMAT, sseEvent } from '../http/sse.js';
 import { WEBHOOK_HISTORY_MS } from '../maintenance.js';
 import type { StreamedEvent } from '../storage/deliveries.js';
@@ -6,8 +7,12 @@ import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
 import { iso } from './clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
-import { type Cursor, EventStream, type StreamConnection, type StreamFormat } from './event-stream.js';
 import type { WebhookService } from './service.js';
+
+/** A stream of a stream subscription's deliveries. */
+export type DeliveryStream = EventStream<StreamedEvent>;
+/** How a stream of deliveries writes them. */
+export type DeliveryFormat = StreamFormat<StreamedEvent>;
 
 /** Prefix of the id that marks where a stream started (`start_` and the ISO time), before any event. */
 const START = 'start_';
@@ -25,7 +30,7 @@ export interface StreamRequest {
   subscriptionId: string;
   /** The client's `Last-Event-ID` (or an equivalent query parameter); undefined or empty for a new stream. */
   lastEventId: string | undefined;
-  format: StreamFormat;
+  format: DeliveryFormat;
   /** Only the events it accepts are sent. */
   filter?: (event: StreamedEvent) => boolean;
   /**
@@ -41,7 +46,7 @@ export type OpenConnection = (first: string, onClose: () => void) => StreamConne
 
 /** The open event streams of this instance, so that shutting down can end them. */
 export class EventStreams {
-  private readonly open = new Set<EventStream>();
+  private readonly open = new Set<DeliveryStream>();
 
   constructor(
     private readonly storage: Storage,
@@ -76,7 +81,7 @@ export class EventStreams {
     request: FastifyRequest,
     reply: FastifyReply,
     asked: StreamRequest,
-  ): Promise<EventStream | undefined> {
+  ): Promise<DeliveryStream | undefined> {
     return this.start(asked, (first, onClose) => openSse(request, reply, first, onClose));
   }
 
@@ -84,7 +89,7 @@ export class EventStreams {
    * Starts streaming a stream subscription's deliveries (see `StreamRequest`) into the connection `open` makes;
    * undefined when the stream ended at once (an unknown id).
    */
-  async start(asked: StreamRequest, open: OpenConnection): Promise<EventStream | undefined> {
+  async start(asked: StreamRequest, open: OpenConnection): Promise<DeliveryStream | undefined> {
     const { lastEventId } = asked;
     const resumed =
       lastEventId !== undefined && lastEventId !== '' ? await this.resumeAt(asked, lastEventId) : null;
@@ -98,9 +103,11 @@ export class EventStreams {
     // event resumes from there and misses nothing captured meanwhile.
     const startId = resumed ? undefined : `${START}${floor.createdAt}`;
     const first = asked.format.start(startId);
-    const stream: EventStream = new EventStream({
-      storage: this.storage,
-      subscriptionId: asked.subscriptionId,
+    const stream: DeliveryStream = new EventStream({
+      source: {
+        page: (after, limit) => this.storage.deliveries.stream(asked.subscriptionId, after, limit),
+        onNew: (wake) => this.storage.deliveries.onCaptured(wake),
+      },
       format: asked.format,
       ...(asked.filter ? { filter: asked.filter } : {}),
       floor,

@@ -1,6 +1,4 @@
-import type { StreamedEvent } from '../storage/deliveries.js';
-import type { Storage } from '../storage/types.js';
-import { iso } from './clock.js';
+import { iso } from '../webhooks/clock.js';
 
 // A page is what a stream holds besides its socket's buffer while it waits for a slow reader.
 const PAGE = 100;
@@ -18,7 +16,26 @@ export const STREAM_BUFFER_BYTES = 1024 * 1024;
 /** How long a stream waits for its reader to take what is buffered before cutting it off as too slow. */
 export const STREAM_STALL_MS = 10_000;
 
-export type Cursor = StreamedEvent['cursor'];
+/** Orders a stream: an event's creation time and id. */
+export interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+/** What a stream sends: an event with its place in the stream and the id a client resumes after. */
+export interface StreamItem {
+  cursor: Cursor;
+  eventId: string;
+}
+
+/**
+ * Where a stream's events come from: pages of them after a cursor, in cursor order, and a wake-up when new ones
+ * may have been kept (by this instance; another instance's are found by the stream's regular look).
+ */
+export interface EventSource<E extends StreamItem> {
+  page(after: Cursor, limit: number): Promise<E[]>;
+  onNew(wake: () => void): () => void;
+}
 
 /** Where an event stream writes: a server-sent event reply, or one subscription of a WebSocket. */
 export interface StreamConnection {
@@ -31,10 +48,10 @@ export interface StreamConnection {
 }
 
 /** How a stream writes one event, and the error that ends it. */
-export interface StreamFormat {
+export interface StreamFormat<E extends StreamItem> {
   /** What the connection starts with: the start id of a new stream (undefined for a resumed one). */
   start(startId: string | undefined): string;
-  event(event: StreamedEvent): string;
+  event(event: E): string;
   /** The last thing a stream sends: why it ends, and the last id it sent (where the client resumes). */
   error(error: { code: string; message: string }, lastEventId: string | undefined): string;
 }
@@ -44,12 +61,11 @@ function after(a: Cursor, b: Cursor): boolean {
 }
 
 /** What an event stream is made of. */
-export interface EventStreamParts {
-  storage: Storage;
-  subscriptionId: string;
-  format: StreamFormat;
+export interface EventStreamParts<E extends StreamItem> {
+  source: EventSource<E>;
+  format: StreamFormat<E>;
   /** Only the events it accepts are sent; the others are skipped as if they were sent. */
-  filter?: (event: StreamedEvent) => boolean;
+  filter?: (event: E) => boolean;
   /** Events at or before this cursor are never sent (the stream's start, or the client's Last-Event-ID). */
   floor: Cursor;
   /** The id the client holds already (its Last-Event-ID, or the start id it was sent). */
@@ -60,8 +76,11 @@ export interface EventStreamParts {
   bufferBytes?: number;
 }
 
-/** One connected client: sends the subscription's events as they are captured. */
-export class EventStream {
+/**
+ * One connected client: sends the source's events as they are kept, in order, each once, and cuts off a reader
+ * that falls too far behind. Webhook stream subscriptions, collection change streams and notifications use it.
+ */
+export class EventStream<E extends StreamItem> {
   private readonly sent = new Map<string, number>();
   private newest: number;
   private lastEventId: string | undefined;
@@ -73,12 +92,12 @@ export class EventStream {
   private readonly connection: StreamConnection;
   private readonly bufferBytes: number;
 
-  constructor(private readonly parts: EventStreamParts) {
+  constructor(private readonly parts: EventStreamParts<E>) {
     this.newest = Date.parse(parts.floor.createdAt);
     this.lastEventId = parts.lastEventId;
     this.bufferBytes = parts.bufferBytes ?? STREAM_BUFFER_BYTES;
     this.connection = parts.open(() => this.close());
-    this.unsubscribe = parts.storage.deliveries.onCaptured(() => this.pump());
+    this.unsubscribe = parts.source.onNew(() => this.pump());
     this.poll = setInterval(() => this.pump(), POLL_MS);
     this.pump();
   }
@@ -118,11 +137,11 @@ export class EventStream {
   }
 
   private async drain(): Promise<void> {
-    const { storage, subscriptionId, floor } = this.parts;
+    const { source, floor } = this.parts;
     const since = Math.max(Date.parse(floor.createdAt), this.newest - LOOK_BACK_MS);
     let cursor: Cursor = { createdAt: iso(since), id: '' };
     for (;;) {
-      const events = await storage.deliveries.stream(subscriptionId, cursor, PAGE);
+      const events = await source.page(cursor, PAGE);
       for (const event of events) if (!(await this.send(event))) return;
       if (events.length < PAGE) break;
       cursor = events.at(-1)!.cursor;
@@ -131,7 +150,7 @@ export class EventStream {
   }
 
   /** Sends the event unless it was sent or filtered out; false when the stream has ended. */
-  private async send(event: StreamedEvent): Promise<boolean> {
+  private async send(event: E): Promise<boolean> {
     if (this.closed) return false;
     if (!after(event.cursor, this.parts.floor) || this.sent.has(event.eventId)) return true;
     if (this.connection.buffered() > this.bufferBytes && !(await this.connection.drained(STREAM_STALL_MS))) {
