@@ -1,7 +1,8 @@
 import type { ModelAlgorithm } from '@dataplatform/contract';
 import { kmeans } from 'ml-kmeans';
-import { RandomForestClassifier, RandomForestRegression } from 'ml-random-forest';
 import MultivariateLinearRegression from 'ml-regression-multivariate-linear';
+import { fitForest, isForestJson, loadForest } from './forest.js';
+import { legacyForest } from './legacy-forest.js';
 import { legacyLogistic } from './legacy-logistic.js';
 import { fitLogistic, type LogisticModel, logisticMagnitudes, logisticProbabilities } from './logistic.js';
 
@@ -51,17 +52,6 @@ function logistic(model: LogisticModel): Fitted {
   };
 }
 
-function forestClassifier(model: RandomForestClassifier, classes: number): Fitted {
-  return {
-    predict: (x) => model.predict(x),
-    probabilities: (x) => {
-      const byClass = Array.from({ length: classes }, (_, c) => model.predictProbability(x, c));
-      return x.map((_, i) => byClass.map((p) => p[i]!));
-    },
-    toJSON: () => model.toJSON(),
-  };
-}
-
 function nearest(centroids: number[][]): Fitted {
   return {
     predict: (x) =>
@@ -75,19 +65,6 @@ function nearest(centroids: number[][]): Fitted {
         return best;
       }),
     toJSON: () => ({ centroids }),
-  };
-}
-
-function forestOptions(params: Params) {
-  return {
-    seed: params.seed,
-    nEstimators: params.nEstimators ?? 50,
-    // Every feature for each tree (scikit-learn's default for regression); the bagged rows make the trees differ.
-    maxFeatures: 1.0,
-    replacement: true,
-    useSampleBagging: true,
-    noOOB: true,
-    treeOptions: params.maxDepth ? { maxDepth: params.maxDepth } : {},
   };
 }
 
@@ -111,14 +88,14 @@ export function fit(
     return logistic(fitLogistic(x, y, classes, { maxIterations: params.maxIterations ?? 1000 }));
   }
   if (algorithm === 'random_forest') {
-    if (task === 'regression') {
-      const model = new RandomForestRegression(forestOptions(params));
-      model.train(x, y);
-      return { predict: (rows) => model.predict(rows), toJSON: () => model.toJSON() };
-    }
-    const model = new RandomForestClassifier(forestOptions(params));
-    model.train(x, y);
-    return forestClassifier(model, classes);
+    if (task === 'clustering') throw new Error('A random forest needs a target');
+    return fitForest(x, y, {
+      task,
+      classes,
+      seed: params.seed,
+      ...(params.nEstimators ? { trees: params.nEstimators } : {}),
+      ...(params.maxDepth ? { maxDepth: params.maxDepth } : {}),
+    });
   }
   const result = kmeans(x, params.k ?? 3, {
     seed: params.seed,
@@ -139,15 +116,8 @@ export function load(algorithm: ModelAlgorithm, task: string, json: unknown, cla
     return (json as { kind?: string }).kind === 'softmax'
       ? logistic(json as LogisticModel)
       : legacyLogistic(json);
-  if (algorithm === 'random_forest') {
-    if (task === 'regression') {
-      const model = RandomForestRegression.load(json as Parameters<typeof RandomForestRegression.load>[0]);
-      return { predict: (rows) => model.predict(rows), toJSON: () => model.toJSON() };
-    }
-    return forestClassifier(
-      RandomForestClassifier.load(json as Parameters<typeof RandomForestClassifier.load>[0]),
-      classes,
-    );
-  }
+  if (algorithm === 'random_forest')
+    // Forests trained before the engine grew its own (forest.ts) hold ml-random-forest's JSON.
+    return isForestJson(json) ? loadForest(json) : legacyForest(task, json, classes);
   return nearest((json as { centroids: number[][] }).centroids);
 }

@@ -41,7 +41,7 @@ export type TrainingResult = Pick<
   'metrics' | 'featureImportance' | 'imputation' | 'classes' | 'trainRows' | 'testRows'
 > & { artifact: string };
 
-/** Silhouette and permutation importance read at most this many held-out rows (both grow with their square or count). */
+/** The silhouette reads at most this many held-out rows (its cost grows with their square). */
 const SAMPLE = 2000;
 
 const keyOf = (value: unknown) => `${typeof value}:${String(value)}`;
@@ -107,11 +107,7 @@ export function train(request: TrainingRequest): TrainingResult {
               ),
             };
           })();
-  const byColumn =
-    fitted.importance?.() ??
-    (algorithm === 'random_forest'
-      ? permutationImportance(fitted.predict, xTest, yTest, task, params.seed)
-      : null);
+  const byColumn = fitted.importance?.() ?? null;
   const artifact: Artifact = { version: 1, task, algorithm, encoding, classes, fitted: fitted.toJSON() };
   return {
     artifact: JSON.stringify(artifact),
@@ -133,34 +129,4 @@ function byFeature(encoding: Encoding, byColumn: number[]): Record<string, numbe
   const total = Object.values(sums).reduce((s, v) => s + v, 0);
   for (const name of Object.keys(sums)) sums[name] = total > 0 ? sums[name]! / total : 0;
   return sums;
-}
-
-/** How much the held-out score drops when one column's values are shuffled (0 when it rises). */
-function permutationImportance(
-  predict: (x: number[][]) => number[],
-  x: number[][],
-  y: number[],
-  task: ModelTask,
-  seed: number,
-): number[] {
-  const picked = sample(
-    x.map((row, i) => ({ row, y: y[i]! })),
-    seed,
-  );
-  const rows = picked.map((p) => p.row);
-  const truth = picked.map((p) => p.y);
-  const score = (predicted: number[]) =>
-    task === 'regression'
-      ? regressionMetrics(truth, predicted).r2
-      : classificationMetrics(truth, predicted).accuracy;
-  const base = score(predict(rows));
-  const random = seeded(seed + 1);
-  return (rows[0] ?? []).map((_, column) => {
-    const shuffled = rows.map((row) => [...row]);
-    for (let i = shuffled.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [shuffled[i]![column], shuffled[j]![column]] = [shuffled[j]![column]!, shuffled[i]![column]!];
-    }
-    return Math.max(0, base - score(predict(shuffled)));
-  });
 }
