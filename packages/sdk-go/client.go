@@ -40,6 +40,26 @@ func NewClient(opts ...Option) (*Client, error) {
 	for _, opt := range opts {
 		opt(&s)
 	}
+	return newClient(s)
+}
+
+// WithOptions is a client with these options changed, sending through the same transport:
+// c.WithOptions(dataplatform.WithTimeout(5 * time.Second)).
+func (c *Client) WithOptions(opts ...Option) (*Client, error) {
+	s := c.settings
+	s.headers = append([]headerChange(nil), c.settings.headers...)
+	s.token, s.tokenSet = c.Token(), true
+	if !c.defaultBaseURL {
+		s.baseURL, s.baseURLSet = c.baseURL, true
+	}
+	s.httpClient = c.http
+	for _, opt := range opts {
+		opt(&s)
+	}
+	return newClient(s)
+}
+
+func newClient(s settings) (*Client, error) {
 	given := s.baseURL
 	address := given
 	if !s.baseURLSet || given == "" {

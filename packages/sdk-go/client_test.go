@@ -407,3 +407,69 @@ func TestABodyTheServerRefusesBeforeReadingItGetsTheServersAnswer(t *testing.T) 
 		t.Fatalf("%v", err)
 	}
 }
+
+func TestSigningInCanMakeTheClientSendTheSessionsToken(t *testing.T) {
+	var authorization atomic.Value
+	c, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		authorization.Store(r.Header.Get("Authorization"))
+		if r.URL.Path == "/api/auth/signin" {
+			answer(w, 200, map[string]any{"user": map[string]any{"_id": "u"}, "token": "tok_session", "expiresAt": "t"})
+			return
+		}
+		answer(w, 200, map[string]any{"data": []any{}})
+	})
+	if _, err := c.Auth.SigninAndUseToken(context.Background(), SignInRequest{Email: "a@example.com", Password: "pw"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Keys.List(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if authorization.Load() != "Bearer tok_session" || c.Token() != "tok_session" {
+		t.Fatalf("%v", authorization.Load())
+	}
+}
+
+func TestWithOptionsChangesSomeOptionsAndKeepsTheRest(t *testing.T) {
+	var got http.Header
+	c, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+		answer(w, 200, map[string]any{"data": []any{}})
+	})
+	c.SetToken("tok_a")
+	other, err := c.WithOptions(WithAPIKey("svc_other"), WithHeader("X-Cluster-Id", "c2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Keys.List(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got.Get("X-Api-Key") != "svc_other" || got.Get("Authorization") != "Bearer tok_a" || got.Get("X-Cluster-Id") != "c2" {
+		t.Fatalf("%v", got)
+	}
+	if _, err := c.Keys.List(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got.Get("X-Api-Key") != "svc_test" || got.Get("X-Cluster-Id") != "" {
+		t.Fatalf("the first client changed: %v", got)
+	}
+}
+
+func TestAStreamThatBreaksOffEndsWithAnError(t *testing.T) {
+	c, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Length", "1000") // promises more than it sends
+		_, _ = w.Write([]byte("id: 1\ndata: {}\n\n"))
+	})
+	var events int
+	var last error
+	for _, err := range c.Data.Changes(context.Background(), "orders", nil) {
+		if err != nil {
+			last = err
+			continue
+		}
+		events++
+	}
+	if events != 1 || !errors.Is(last, ErrConnection) {
+		t.Fatalf("%d events, then %v", events, last)
+	}
+}

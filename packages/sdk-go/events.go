@@ -35,29 +35,35 @@ func (c *Client) events(ctx context.Context, cl *call, err error, opts []Option)
 			return
 		}
 		defer resp.Body.Close()
-		decodeEvents(resp.Body, yield)
-		if ctx.Err() != nil {
-			yield(ServerSentEvent{}, c.connectionError(ctx.Err(), ""))
+		if err := decodeEvents(resp.Body, yield); err != nil {
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			yield(ServerSentEvent{}, c.connectionError(err, resp.Request.Header.Get("X-Request-Id")))
 		}
 	}
 }
 
-// decodeEvents reads the text/event-stream format and yields each event as its blank line ends it.
-func decodeEvents(r io.Reader, yield func(ServerSentEvent, error) bool) {
+// decodeEvents reads the text/event-stream format and yields each event as its blank line ends it, until the
+// stream ends (nil), breaks off (its error) or the loop stops (nil).
+func decodeEvents(r io.Reader, yield func(ServerSentEvent, error) bool) error {
 	reader := bufio.NewReader(r)
 	var event ServerSentEvent
 	var data []string
 	for {
 		line, err := reader.ReadString('\n')
 		if err != nil && line == "" {
-			return
+			if err == io.EOF {
+				return nil
+			}
+			return err
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
 			if data != nil {
 				event.Data = strings.Join(data, "\n")
 				if !yield(event, nil) {
-					return
+					return nil
 				}
 			}
 			event, data = ServerSentEvent{ID: event.ID}, nil

@@ -140,3 +140,7 @@ func (s *settings) with(opts []Option) *settings {
 	}
 	return &copied
 }
+
+// Ptr is a pointer to v, for the optional fields of params and bodies:
+// &dataplatform.DataListParams{Limit: dataplatform.Ptr(int64(100)), Sort: dataplatform.Ptr("-total")}.
+func Ptr[T any](v T) *T { return &v }

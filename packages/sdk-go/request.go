@@ -91,8 +91,107 @@ func optionalBody[T any](body *T) any {
 // answer (body nil). An error answer is an *Error.
 func (c *Client) send(ctx context.Context, cl *call, opts []Option) (*http.Response, []byte, error) {
 	s := c.settings.with(opts)
-	requestID := newRequestID()
-	header := c.header(s, requestID)
+	header, payload, err := c.prepare(s, cl)
+	if err != nil {
+		return nil, nil, err
+	}
+	requestID := header.Get("X-Request-Id")
+	target := c.baseURL + cl.path
+	if len(cl.query) > 0 {
+		separator := "?"
+		if strings.Contains(cl.path, "?") {
+			separator = "&"
+		}
+		target += separator + cl.query.Encode()
+	}
+	maxRetries := s.maxRetries
+	if cl.stream {
+		maxRetries = 0
+	}
+	// Bytes are sent again on a retry; a reader that cannot be rewound is sent once.
+	var content func() io.Reader
+	if cl.content != nil {
+		content = rewindable(cl.content)
+		if content == nil {
+			maxRetries = 0
+			content = func() io.Reader { return cl.content }
+		}
+	}
+	// After a failure without an answer: the error to return, or nil once the wait before the next attempt is over.
+	noAnswer := func(err error, retry int) error {
+		if retry >= maxRetries || ctx.Err() != nil {
+			return c.connectionError(err, requestID)
+		}
+		if err := sleep(ctx, backoff(retry)); err != nil {
+			return c.connectionError(err, requestID)
+		}
+		return nil
+	}
+	for retry := 0; ; retry++ {
+		var body io.Reader
+		switch {
+		case payload != nil:
+			body = bytes.NewReader(payload)
+		case content != nil:
+			body = content()
+		}
+		attempt, cancel := ctx, context.CancelFunc(func() {})
+		if !cl.stream && s.timeout > 0 {
+			attempt, cancel = context.WithTimeout(ctx, s.timeout)
+		}
+		req, err := http.NewRequestWithContext(attempt, cl.method, target, body)
+		if err != nil {
+			cancel()
+			return nil, nil, fmt.Errorf("dataplatform: %s %s: %w", cl.method, cl.path, err)
+		}
+		if retry == 0 {
+			req.Header = header
+		} else {
+			req.Header = header.Clone()
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			cancel()
+			if failure := noAnswer(err, retry); failure != nil {
+				return nil, nil, failure
+			}
+			continue
+		}
+		c.seen(resp.Header)
+		if resp.StatusCode < 400 && cl.stream {
+			resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+			return resp, nil, nil
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		cancel()
+		if err != nil {
+			if failure := noAnswer(err, retry); failure != nil {
+				return nil, nil, failure
+			}
+			continue
+		}
+		if resp.StatusCode < 400 {
+			return resp, data, nil
+		}
+		failure := statusError(resp.StatusCode, resp.Header, data, requestID)
+		if retry >= maxRetries || !retryableStatus(resp.StatusCode, failure.Code) {
+			return nil, nil, failure
+		}
+		delay, ok := retryDelay(retry, resp.Header, s.maxRetryWait)
+		if !ok {
+			return nil, nil, failure
+		}
+		if err := sleep(ctx, delay); err != nil {
+			return nil, nil, failure
+		}
+	}
+}
+
+// prepare builds what every attempt of a call sends: its headers (the same request id and idempotency key each
+// time) and its JSON body.
+func (c *Client) prepare(s *settings, cl *call) (http.Header, []byte, error) {
+	header := c.header(s, newRequestID())
 	var payload []byte
 	if cl.body != nil {
 		var err error
@@ -127,97 +226,7 @@ func (c *Client) send(ctx context.Context, cl *call, opts []Option) (*http.Respo
 			header.Set("Idempotency-Key", newIdempotencyKey())
 		}
 	}
-	if id := header.Get("X-Request-Id"); id != "" {
-		requestID = id
-	}
-	target := c.baseURL + cl.path
-	if len(cl.query) > 0 {
-		separator := "?"
-		if strings.Contains(cl.path, "?") {
-			separator = "&"
-		}
-		target += separator + cl.query.Encode()
-	}
-	maxRetries := s.maxRetries
-	if cl.stream {
-		maxRetries = 0
-	}
-	// Bytes are sent again on a retry; a reader that cannot be rewound is sent once.
-	var content func() io.Reader
-	if cl.content != nil {
-		content = rewindable(cl.content)
-		if content == nil {
-			maxRetries = 0
-			content = func() io.Reader { return cl.content }
-		}
-	}
-	for retry := 0; ; retry++ {
-		var body io.Reader
-		switch {
-		case payload != nil:
-			body = bytes.NewReader(payload)
-		case content != nil:
-			body = content()
-		}
-		attempt, cancel := ctx, context.CancelFunc(func() {})
-		if !cl.stream && s.timeout > 0 {
-			attempt, cancel = context.WithTimeout(ctx, s.timeout)
-		}
-		req, err := http.NewRequestWithContext(attempt, cl.method, target, body)
-		if err != nil {
-			cancel()
-			return nil, nil, fmt.Errorf("dataplatform: %s %s: %w", cl.method, cl.path, err)
-		}
-		if retry == 0 {
-			req.Header = header
-		} else {
-			req.Header = header.Clone()
-		}
-		resp, err := c.http.Do(req)
-		if err != nil {
-			cancel()
-			failure := c.connectionError(err, requestID)
-			if retry >= maxRetries || ctx.Err() != nil {
-				return nil, nil, failure
-			}
-			if err := sleep(ctx, backoff(retry)); err != nil {
-				return nil, nil, c.connectionError(err, requestID)
-			}
-			continue
-		}
-		c.seen(resp.Header)
-		if resp.StatusCode < 400 && cl.stream {
-			resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
-			return resp, nil, nil
-		}
-		data, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		cancel()
-		if err != nil {
-			failure := c.connectionError(err, requestID)
-			if retry >= maxRetries || ctx.Err() != nil {
-				return nil, nil, failure
-			}
-			if err := sleep(ctx, backoff(retry)); err != nil {
-				return nil, nil, c.connectionError(err, requestID)
-			}
-			continue
-		}
-		if resp.StatusCode < 400 {
-			return resp, data, nil
-		}
-		failure := statusError(resp.StatusCode, resp.Header, data, requestID)
-		if retry >= maxRetries || !retryableStatus(resp.StatusCode, failure.Code) {
-			return nil, nil, failure
-		}
-		delay, ok := retryDelay(retry, resp.Header, s.maxRetryWait)
-		if !ok {
-			return nil, nil, failure
-		}
-		if err := sleep(ctx, delay); err != nil {
-			return nil, nil, failure
-		}
-	}
+	return header, payload, nil
 }
 
 // header is what every call sends: Accept, User-Agent, its request id and the credentials.
@@ -305,56 +314,6 @@ func (c *Client) connectionError(err error, requestID string) *Error {
 		message = fmt.Sprintf("dataplatform: connection refused by %s: is the server running there?", c.baseURL)
 	}
 	return &Error{Message: message, RequestID: requestID, Err: err}
-}
-
-// buildPath writes each value into the next `{name}` of the template, percent-encoded; an empty value would
-// silently name another route, so it is an error.
-func buildPath(template string, values ...string) (string, error) {
-	var b strings.Builder
-	b.Grow(len(template) + 32)
-	rest := template
-	for _, value := range values {
-		open := strings.IndexByte(rest, '{')
-		end := strings.IndexByte(rest, '}')
-		if open < 0 || end < open {
-			return "", fmt.Errorf("dataplatform: %s takes fewer parameters", template)
-		}
-		if value == "" {
-			return "", fmt.Errorf("dataplatform: invalid %s %q: expected a non-empty string", rest[open+1:end], value)
-		}
-		b.WriteString(rest[:open])
-		escapeSegment(&b, value)
-		rest = rest[end+1:]
-	}
-	b.WriteString(rest)
-	return b.String(), nil
-}
-
-// escapeSegment writes a path segment with every byte but the unreserved ones percent-encoded.
-func escapeSegment(b *strings.Builder, value string) {
-	const hexDigits = "0123456789ABCDEF"
-	for i := 0; i < len(value); i++ {
-		ch := value[i]
-		if 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || ch == '-' || ch == '.' || ch == '_' || ch == '~' {
-			b.WriteByte(ch)
-		} else {
-			b.WriteByte('%')
-			b.WriteByte(hexDigits[ch>>4])
-			b.WriteByte(hexDigits[ch&15])
-		}
-	}
-}
-
-// setQuery adds an optional query parameter; nil leaves it out.
-func setQuery[T string | int64 | float64 | bool](q url.Values, name string, value *T) {
-	if value != nil {
-		setQueryValue(q, name, *value)
-	}
-}
-
-// setQueryValue adds a query parameter as the server reads it (a bool as true/false).
-func setQueryValue[T string | int64 | float64 | bool](q url.Values, name string, value T) {
-	q.Set(name, fmt.Sprint(value))
 }
 
 // Open sends one call to any path of the API and returns its answer unread, for a stream (an event stream, a

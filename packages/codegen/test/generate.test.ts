@@ -10,6 +10,22 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const load = (): OpenAPIDocument =>
   JSON.parse(readFileSync(join(ROOT, 'packages/contract/openapi.json'), 'utf8')) as OpenAPIDocument;
 
+/** The document with one route more, as a contract change adds it: `POST /api/clusters/{clusterId}/pause`. */
+function withPauseRoute(): OpenAPIDocument {
+  const doc = load();
+  doc.paths['/api/clusters/{clusterId}/pause'] = {
+    post: {
+      operationId: 'clusters.pause',
+      summary: 'Pause a cluster',
+      parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+      },
+    },
+  };
+  return doc;
+}
+
 describe('the operations read from openapi.json', () => {
   const byId = new Map(operationsOf(load()).map((op) => [op.id, op]));
 
@@ -46,18 +62,7 @@ describe('the Python client generated from it', () => {
   });
 
   it('gets a method and a resource for a route added to the contract', () => {
-    const doc = load();
-    doc.paths['/api/clusters/{clusterId}/pause'] = {
-      post: {
-        operationId: 'clusters.pause',
-        summary: 'Pause a cluster',
-        parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
-        },
-      },
-    };
-    const files = pythonClient(doc);
+    const files = pythonClient(withPauseRoute());
     expect(files.get('resources.py')).toContain('class ClustersResource(SyncResource):');
     expect(files.get('resources.py')).toContain(
       '    async def pause(self, cluster_id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:',
@@ -86,18 +91,7 @@ describe('the Go client generated from it', () => {
   });
 
   it('gets a method, a resource and a field for a route added to the contract', () => {
-    const doc = load();
-    doc.paths['/api/clusters/{clusterId}/pause'] = {
-      post: {
-        operationId: 'clusters.pause',
-        summary: 'Pause a cluster',
-        parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
-        },
-      },
-    };
-    const resources = goClient(doc).get('resources_gen.go')!;
+    const resources = goClient(withPauseRoute()).get('resources_gen.go')!;
     expect(resources).toContain(
       'func (r *ClustersResource) Pause(ctx context.Context, clusterId string, opts ...Option) (*Job, error) {',
     );

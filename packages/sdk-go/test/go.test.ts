@@ -1,16 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadCases } from '@dataplatform/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forEachEngine } from '../../server/test/helpers.js';
 import { goCommand, MODULE, STATICCHECK, staticcheckCommand } from './go-env.js';
 
-/** The case files of spec/conformance, and how many of them the format skips on the server. */
-const CASES_DIR = join(MODULE, '..', '..', 'spec', 'conformance');
-const cases = readdirSync(CASES_DIR, { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.includes('/') && file.endsWith('.json'))
-  .map((file) => JSON.parse(readFileSync(join(CASES_DIR, file), 'utf8')) as { skip?: { server?: string } });
-const skippedOnServer = cases.filter((c) => c.skip?.server).length;
+/** The cases of spec/conformance, and how many of them the format skips on the server. */
+const cases = loadCases();
+const skippedOnServer = cases.filter((c) => c.case.skip?.server).length;
 
 const RUN_TIMEOUT_MS = 10 * 60_000;
 

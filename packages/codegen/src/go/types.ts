@@ -1,6 +1,6 @@
 import { pascalCase } from '../names.js';
 import type { OpenAPIDocument, Schema } from '../openapi.js';
-import { refName } from '../openapi.js';
+import { isClosedObject, refName } from '../openapi.js';
 
 /** Component names the hand-written core already uses: the generated type takes a suffix instead. */
 const TAKEN = new Set([
@@ -27,16 +27,6 @@ export function goFieldName(key: string): string {
   return /^[0-9]/.test(name) ? `X${name}` : name;
 }
 
-/** A JSON object that a Go struct can hold: named properties and no other keys. */
-export function isStruct(schema: Schema): boolean {
-  return (
-    schema.type === 'object' &&
-    schema.properties !== undefined &&
-    Object.keys(schema.properties).length > 0 &&
-    (schema.additionalProperties === undefined || schema.additionalProperties === false)
-  );
-}
-
 /** A Go string literal (backquoted text would break on a backquote). */
 export function goString(text: string): string {
   return JSON.stringify(text);
@@ -58,7 +48,7 @@ export class GoTypes {
 
   constructor(private readonly doc: OpenAPIDocument) {
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
-      if (isStruct(schema)) this.structs.add(goTypeName(name));
+      if (isClosedObject(schema)) this.structs.add(goTypeName(name));
     }
   }
 
@@ -73,7 +63,7 @@ export class GoTypes {
     if (this.declarations.has(name)) return;
     this.declarations.set(name, ''); // reserved: a schema may name itself
     const doc = `// ${name}: ${commentText(schema.description ?? `the ${name} object of the API`)}`;
-    if (isStruct(schema)) {
+    if (isClosedObject(schema)) {
       this.structs.add(name);
       this.declarations.set(name, `${doc}\ntype ${name} struct {\n${this.fields(name, schema)}}`);
     } else {
@@ -125,7 +115,7 @@ export class GoTypes {
         ...new Set(
           variants
             .filter((v) => v.type !== 'null')
-            .map((v) => (!v.$ref && isStruct(v) ? 'map[string]any' : this.type(v, context))),
+            .map((v) => (!v.$ref && isClosedObject(v) ? 'map[string]any' : this.type(v, context))),
         ),
       ];
       return types.length === 1 ? types[0]! : 'any';
@@ -147,7 +137,7 @@ export class GoTypes {
       case 'array':
         return `[]${this.type(schema.items, `${context}Item`)}`;
       case 'object':
-        if (isStruct(schema)) {
+        if (isClosedObject(schema)) {
           this.declare(context, schema);
           return context;
         }
