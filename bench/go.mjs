@@ -39,6 +39,7 @@ try {
   console.log(`Go client vs net/http: ${opts.rounds} rounds of ${opts.seconds} s per target…`);
   const output = execFileSync(binary, [url, apiKey, id, opts.rounds, opts.seconds, opts.workers]);
   const result = JSON.parse(String(output).trim().split('\n').at(-1));
+  result.overhead = overheadPerCall();
   result.load = loadavg().map((value) => value.toFixed(1));
   const args = process.argv.slice(2).join(' ');
   const markdown = render(result, args ? `pnpm bench:go ${args}` : 'pnpm bench:go');
@@ -47,6 +48,34 @@ try {
 } finally {
   await server.stop();
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * The client's own cost per call, without network or server: the module's GetByID benchmarks over a transport that
+ * answers at once (packages/sdk-go/overhead_test.go), as medians of `rounds` runs of `go test -bench`.
+ */
+function overheadPerCall() {
+  const output = execFileSync(
+    'go',
+    ['test', '-run', '^$', '-bench', 'GetByID', '-benchtime', '1s', '-count', opts.rounds, '.'],
+    { cwd: join(root, 'packages', 'sdk-go'), encoding: 'utf8' },
+  );
+  const runs = { raw: [], client: [] };
+  for (const match of output.matchAll(
+    /^BenchmarkGetByID(RawNetHTTP|Client)\S*\s+\d+\s+([\d.]+) ns\/op\s+(\d+) B\/op\s+(\d+) allocs\/op/gm,
+  )) {
+    runs[match[1] === 'Client' ? 'client' : 'raw'].push({
+      ns: Number(match[2]),
+      bytes: Number(match[3]),
+      allocs: Number(match[4]),
+    });
+  }
+  const summary = (list) => ({
+    ns: median(list.map((r) => r.ns)),
+    bytes: median(list.map((r) => r.bytes)),
+    allocs: median(list.map((r) => r.allocs)),
+  });
+  return { raw: summary(runs.raw), client: summary(runs.client) };
 }
 
 function render(result, command) {
@@ -72,5 +101,17 @@ function render(result, command) {
     `| ${label} | \`c.Data.Get\` | ${fmt(median(client))} | ${range(client)} | ${ratio.toFixed(2)}× |`,
     '',
     `- ${label}: the client reaches ${ratio.toFixed(2)}× raw net/http (goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'not met'}`,
+    '',
+    "The client's own cost per call, without network or server (`go test -bench GetByID` in `packages/sdk-go`, a",
+    `transport that answers at once; medians of ${opts.rounds} runs of 1 s): what it adds is a request id, the`,
+    'per-attempt timeout, the retry loop and the path escaping.',
+    '',
+    '| target | µs per call | bytes allocated | allocations |',
+    '|---|---:|---:|---:|',
+    ...['raw', 'client'].map((name) => {
+      const row = result.overhead[name];
+      const target = name === 'raw' ? '`pool.Do` + `json.Unmarshal`' : '`c.Data.Get`';
+      return `| ${target} | ${(row.ns / 1000).toFixed(1)} | ${fmt(row.bytes)} | ${row.allocs} |`;
+    }),
   ].join('\n');
 }
