@@ -6,7 +6,8 @@ import (
 )
 
 // Collection is a typed handle on one collection: its documents are decoded into T, a struct of the document's
-// fields (with `json:"_id"` for its id) or any other type encoding/json reads.
+// fields (with `json:"_id,omitempty"` for its id, so that a new document gets one) or any other type
+// encoding/json reads.
 //
 //	orders := dataplatform.CollectionOf[Order](c, "orders")
 //	order, err := orders.Get(ctx, id)

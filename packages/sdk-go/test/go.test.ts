@@ -78,23 +78,29 @@ describe('the Go client', () => {
 forEachEngine(
   (t, engine) => {
     it(
-      'runs every conformance case against the reference server',
+      "runs every conformance case, and the client's own calls, against the reference server",
       async (context) => {
         if (go === null) return context.skip();
         // Without -race: the unit tests run the client's concurrency under the race detector already, and the
         // cases' sign-ups and password hashing are the run's time, which the detector would only slow.
         const run = await inModule(
           go!,
-          ['test', '-count=1', '-parallel=8', '-v', '-run', '^TestConformance$', './conformance/'],
-          { DATAPLATFORM_CONFORMANCE_URL: t().url.replace('localhost', '127.0.0.1') },
+          ['test', '-count=1', '-parallel=8', '-v', './conformance/', './live/'],
+          {
+            DATAPLATFORM_CONFORMANCE_URL: t().url.replace('localhost', '127.0.0.1'),
+            DATAPLATFORM_LIVE_API_KEY: t().devKey,
+          },
         );
-        expectSuccess(run, `the Go conformance run on ${engine}`);
-        const count = (word: string) =>
-          run.output.match(new RegExp(`--- ${word}: TestConformance/`, 'g'))?.length ?? 0;
-        console.log(`Go conformance on ${engine}: ${count('PASS')} passed, ${count('SKIP')} skipped`);
+        expectSuccess(run, `the Go conformance and live run on ${engine}`);
+        const count = (pattern: string) => run.output.match(new RegExp(pattern, 'g'))?.length ?? 0;
+        const passed = count('--- PASS: TestConformance/');
+        const skipped = count('--- SKIP: TestConformance/');
+        console.log(`Go conformance on ${engine}: ${passed} passed, ${skipped} skipped`);
         // Every case must have run, but those the format itself skips on the server.
-        expect(count('SKIP')).toBe(skippedOnServer);
-        expect(count('PASS')).toBe(cases.length - skippedOnServer);
+        expect(skipped).toBe(skippedOnServer);
+        expect(passed).toBe(cases.length - skippedOnServer);
+        expect(count('--- SKIP: TestLive')).toBe(0);
+        expect(count('--- PASS: TestLive')).toBeGreaterThan(0);
       },
       RUN_TIMEOUT_MS,
     );
