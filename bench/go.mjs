@@ -52,23 +52,28 @@ try {
 
 /**
  * The client's own cost per call, without network or server: the module's GetByID benchmarks over a transport that
- * answers at once (packages/sdk-go/overhead_test.go), as medians of `rounds` runs of `go test -bench`.
+ * answers at once (packages/sdk-go/overhead_test.go), one test binary run per target and round, alternating which
+ * goes first as the rounds above do; medians of the rounds.
  */
 function overheadPerCall() {
-  const output = execFileSync(
-    'go',
-    ['test', '-run', '^$', '-bench', 'GetByID', '-benchtime', '1s', '-count', opts.rounds, '.'],
-    { cwd: join(root, 'packages', 'sdk-go'), encoding: 'utf8' },
-  );
+  const binary = join(work, 'sdk-go.test');
+  execFileSync('go', ['test', '-c', '-o', binary, '.'], {
+    cwd: join(root, 'packages', 'sdk-go'),
+    stdio: 'inherit',
+  });
+  const names = { raw: 'BenchmarkGetByIDRawNetHTTP', client: 'BenchmarkGetByIDClient' };
   const runs = { raw: [], client: [] };
-  for (const match of output.matchAll(
-    /^BenchmarkGetByID(RawNetHTTP|Client)\S*\s+\d+\s+([\d.]+) ns\/op\s+(\d+) B\/op\s+(\d+) allocs\/op/gm,
-  )) {
-    runs[match[1] === 'Client' ? 'client' : 'raw'].push({
-      ns: Number(match[2]),
-      bytes: Number(match[3]),
-      allocs: Number(match[4]),
-    });
+  for (let round = 0; round < Number(opts.rounds); round++) {
+    for (const target of round % 2 ? ['client', 'raw'] : ['raw', 'client']) {
+      const output = execFileSync(
+        binary,
+        ['-test.run', '^$', '-test.bench', `^${names[target]}$`, '-test.benchtime', '1s'],
+        { encoding: 'utf8' },
+      );
+      const match = /\s([\d.]+) ns\/op\s+(\d+) B\/op\s+(\d+) allocs\/op/.exec(output);
+      if (!match) throw new Error(`no benchmark line in:\n${output}`);
+      runs[target].push({ ns: Number(match[1]), bytes: Number(match[2]), allocs: Number(match[3]) });
+    }
   }
   const summary = (list) => ({
     ns: median(list.map((r) => r.ns)),
@@ -102,9 +107,9 @@ function render(result, command) {
     '',
     `- ${label}: the client reaches ${ratio.toFixed(2)}× raw net/http (goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'not met'}`,
     '',
-    "The client's own cost per call, without network or server (`go test -bench GetByID` in `packages/sdk-go`, a",
-    `transport that answers at once; medians of ${opts.rounds} runs of 1 s): what it adds is a request id, the`,
-    'per-attempt timeout, the retry loop and the path escaping.',
+    "The client's own cost per call, without network or server (the `GetByID` benchmarks of `packages/sdk-go`, a",
+    `transport that answers at once; ${opts.rounds} alternating rounds of 1 s per target, medians): what it adds is a`,
+    'request id, the per-attempt timeout, the retry loop and the path escaping.',
     '',
     '| target | µs per call | bytes allocated | allocations |',
     '|---|---:|---:|---:|',
