@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startChild } from './lib/child.mjs';
+import { median, serverWithOneOrder } from './lib/client-vs-raw.mjs';
 import { pythonClientEnvironment } from './lib/python-venv.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
 
@@ -31,16 +31,9 @@ if (!opts['skip-build'])
   buildPackages(root, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
 const python = pythonClientEnvironment(root);
 const dataDir = mkdtempSync(join(tmpdir(), 'dp-bench-python-'));
-const server = await startChild(join(root, 'bench', 'servers', 'reference.mjs'), ['-', dataDir], {
-  env: { DATABASE_URL: '' },
-});
+const server = await serverWithOneOrder(root, dataDir);
 try {
-  const { url, apiKey } = server.info;
-  const created = await fetch(`${url}/api/v1/data/orders`, {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ customer: 'ada', total: 42, items: [{ sku: 'a', qty: 2 }] }),
-  }).then((r) => r.json());
+  const { url, apiKey, id } = server;
   console.log(`Python client vs httpx: ${opts.rounds} rounds of ${opts.seconds} s per target and flavour…`);
   const output = execFileSync(
     python,
@@ -48,7 +41,7 @@ try {
       join(root, 'bench', 'clients', 'python_get.py'),
       url,
       apiKey,
-      created._id,
+      id,
       opts.rounds,
       opts.seconds,
       opts.threads,
@@ -65,12 +58,6 @@ try {
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function render(result, command) {

@@ -1,10 +1,21 @@
 // `pnpm release:artifacts`: builds every client's local package files into one folder, release/ (or the folder
-// given as the first argument): an npm tarball of each public package, and the Python client's wheel and sdist.
+// given as the first argument): an npm tarball of each public package, the Python client's wheel and sdist, and
+// the Go client's module source archive.
 // Each installs from the file alone (README.md, "Installing from the package files").
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +47,8 @@ run(python, [
   join(root, 'packages/sdk-python'),
 ]);
 
+goModuleArchive(join(root, 'packages/sdk-go'), out);
+
 console.log(`\nrelease artifacts in ${out}:`);
 for (const file of readdirSync(out).sort()) console.log(`  ${file}`);
 
@@ -62,4 +75,51 @@ function buildEnvironment() {
   ]);
   writeFileSync(stamp, wanted);
   return bin;
+}
+
+/**
+ * The Go client's module source archive, `dataplatform-go-<version>.tar.gz`: one folder holding the module as a
+ * user builds it (go.mod, the package and its webhooks package, README), without the tests and the conformance
+ * runner, which read the monorepo's spec. Used with `go mod edit -replace` (docs/go.md). When Go is on the machine,
+ * the unpacked folder is built on its own first, so an archive that needs the monorepo is never written.
+ */
+function goModuleArchive(module, outDir) {
+  const version = JSON.parse(readFileSync(join(module, 'package.json'), 'utf8')).version;
+  const name = `dataplatform-go-${version}`;
+  const staging = mkdtempSync(join(tmpdir(), 'dp-go-module-'));
+  const folder = join(staging, name);
+  const shipped = (file) =>
+    /^(go\.mod|README\.md|LICENSE|[\w]+\.go|webhooks\/\w+\.go)$/.test(file) && !file.endsWith('_test.go');
+  try {
+    cpSync(module, folder, {
+      recursive: true,
+      filter: (source) => {
+        const file = relative(module, source);
+        return file === '' || file === 'webhooks' || shipped(file);
+      },
+    });
+    let hasGo = true;
+    try {
+      execFileSync('go', ['version'], { stdio: 'ignore' });
+    } catch {
+      hasGo = false;
+    }
+    if (hasGo) run('go', ['build', './...'], folder);
+    // A reproducible archive: sorted names, one owner, the time of the last commit.
+    const mtime = execFileSync('git', ['log', '-1', '--format=%cI'], { cwd: root, encoding: 'utf8' }).trim();
+    run('tar', [
+      '--sort=name',
+      `--mtime=${mtime}`,
+      '--owner=0',
+      '--group=0',
+      '--numeric-owner',
+      '-czf',
+      join(outDir, `${name}.tar.gz`),
+      '-C',
+      staging,
+      name,
+    ]);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }

@@ -1,9 +1,10 @@
-// Writes every client's code that comes from the contract's openapi.json: today the Python client's models and
+// Writes every client's code that comes from the contract's openapi.json: the Python and Go clients' models and
 // resource methods. With --check, writes nothing and fails when a committed file differs (`pnpm codegen:check`),
 // so a route added to the contract cannot land without its method in every client.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { goClient } from '../src/go/index.js';
 import type { OpenAPIDocument } from '../src/openapi.js';
 import { pythonClient } from '../src/python/index.js';
 
@@ -12,6 +13,7 @@ const doc = JSON.parse(readFileSync(join(root, 'packages/contract/openapi.json')
 
 const targets: [string, Map<string, string>][] = [
   [join(root, 'packages/sdk-python/src/dataplatform/_generated'), pythonClient(doc)],
+  [join(root, 'packages/sdk-go'), goClient(doc)],
 ];
 
 const check = process.argv.includes('--check');

@@ -47,3 +47,13 @@ export interface OpenAPIDocument {
 export function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf('/') + 1);
 }
+
+/** An object schema with named properties and no other keys: a TypedDict in Python, a struct in Go. */
+export function isClosedObject(schema: Schema): boolean {
+  return (
+    schema.type === 'object' &&
+    schema.properties !== undefined &&
+    Object.keys(schema.properties).length > 0 &&
+    (schema.additionalProperties === undefined || schema.additionalProperties === false)
+  );
+}

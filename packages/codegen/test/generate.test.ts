@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { goClient } from '../src/go/index.js';
 import type { OpenAPIDocument } from '../src/openapi.js';
 import { operationsOf } from '../src/operations.js';
 import { pythonClient } from '../src/python/index.js';
@@ -8,6 +9,22 @@ import { pythonClient } from '../src/python/index.js';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const load = (): OpenAPIDocument =>
   JSON.parse(readFileSync(join(ROOT, 'packages/contract/openapi.json'), 'utf8')) as OpenAPIDocument;
+
+/** The document with one route more, as a contract change adds it: `POST /api/clusters/{clusterId}/pause`. */
+function withPauseRoute(): OpenAPIDocument {
+  const doc = load();
+  doc.paths['/api/clusters/{clusterId}/pause'] = {
+    post: {
+      operationId: 'clusters.pause',
+      summary: 'Pause a cluster',
+      parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+      },
+    },
+  };
+  return doc;
+}
 
 describe('the operations read from openapi.json', () => {
   const byId = new Map(operationsOf(load()).map((op) => [op.id, op]));
@@ -45,22 +62,47 @@ describe('the Python client generated from it', () => {
   });
 
   it('gets a method and a resource for a route added to the contract', () => {
-    const doc = load();
-    doc.paths['/api/clusters/{clusterId}/pause'] = {
-      post: {
-        operationId: 'clusters.pause',
-        summary: 'Pause a cluster',
-        parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
-        },
-      },
-    };
-    const files = pythonClient(doc);
+    const files = pythonClient(withPauseRoute());
     expect(files.get('resources.py')).toContain('class ClustersResource(SyncResource):');
     expect(files.get('resources.py')).toContain(
       '    async def pause(self, cluster_id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:',
     );
     expect(files.get('root.py')).toContain('        self.clusters = ClustersResource(client)');
+  });
+});
+
+describe('the Go client generated from it', () => {
+  it('is what is committed', () => {
+    for (const [name, text] of goClient(load())) {
+      const committed = readFileSync(join(ROOT, 'packages/sdk-go', name), 'utf8');
+      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
+    }
+  });
+
+  it('reaches every operation as a method of a resource field', () => {
+    const resources = goClient(load()).get('resources_gen.go')!;
+    for (const op of operationsOf(load())) {
+      const type = `${op.resource.map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}Resource`;
+      const method = op.name[0]!.toUpperCase() + op.name.slice(1);
+      expect(resources, op.id).toMatch(
+        new RegExp(`^func \\(r \\*${type}\\) ${method}\\(ctx context\\.Context`, 'm'),
+      );
+    }
+  });
+
+  it('gets a method, a resource and a field for a route added to the contract', () => {
+    const resources = goClient(withPauseRoute()).get('resources_gen.go')!;
+    expect(resources).toContain(
+      'func (r *ClustersResource) Pause(ctx context.Context, clusterId string, opts ...Option) (*Job, error) {',
+    );
+    expect(resources).toContain('\tr.Clusters = newClustersResource(c)');
+  });
+
+  it('types a list as pages walked with range, and renames a schema whose name the core uses', () => {
+    const files = goClient(load());
+    expect(files.get('resources_gen.go')).toContain(
+      'func (r *DataResource) List(ctx context.Context, collection string, params *DataListParams, opts ...Option) iter.Seq2[Document, error] {',
+    );
+    expect(files.get('models_gen.go')).toMatch(/^type ErrorBody struct \{$/m);
   });
 });

@@ -1,5 +1,5 @@
 import type { OpenAPIDocument, Schema } from '../openapi.js';
-import { refName } from '../openapi.js';
+import { isClosedObject, refName } from '../openapi.js';
 
 const KEYWORDS = new Set(
   'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
@@ -74,12 +74,7 @@ function union(types: string[]): string {
 
 /** An object schema that a TypedDict can describe: named properties and no other keys. */
 export function isTypedDict(schema: Schema): boolean {
-  return (
-    schema.type === 'object' &&
-    schema.properties !== undefined &&
-    Object.keys(schema.properties).length > 0 &&
-    (schema.additionalProperties === undefined || schema.additionalProperties === false)
-  );
+  return isClosedObject(schema);
 }
 
 /** A TypedDict class (or, when a key is no identifier, its functional form) of an object schema. */
