@@ -48,8 +48,24 @@ function inModule(command: string, args: string[], env: Record<string, string> =
   });
 }
 
+/**
+ * The lines `go test -v` prints for failures (a `_test.go:N:` message and its indented continuation), so that a
+ * failure's reason leads the report even when only the report's first part is read.
+ */
+function failureMessages(output: string): string {
+  const lines = output.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s+\w+_test\.go:\d+:/.test(lines[i]!)) continue;
+    kept.push(lines[i]!);
+    while (i + 1 < lines.length && /^\s{8,}\S/.test(lines[i + 1]!)) kept.push(lines[++i]!);
+  }
+  return kept.join('\n');
+}
+
 function expectSuccess(run: Run, what: string): void {
-  if (run.code !== 0) expect.fail(`${what} failed (exit status ${run.code}):\n\n${run.output}`);
+  if (run.code !== 0)
+    expect.fail(`${what} failed (exit status ${run.code}):\n${failureMessages(run.output)}\n\n${run.output}`);
 }
 
 describe('the Go client', () => {
