@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { javaClient } from '../src/java/index.js';
 import type { OpenAPIDocument } from '../src/openapi.js';
 import { pythonClient } from '../src/python/index.js';
 
@@ -12,6 +13,7 @@ const doc = JSON.parse(readFileSync(join(root, 'packages/contract/openapi.json')
 
 const targets: [string, Map<string, string>][] = [
   [join(root, 'packages/sdk-python/src/dataplatform/_generated'), pythonClient(doc)],
+  [join(root, 'packages/sdk-java/src/main/java/dev/dataplatform'), javaClient(doc)],
 ];
 
 const check = process.argv.includes('--check');
@@ -20,6 +22,8 @@ for (const [dir, files] of targets) {
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of files) {
     const file = join(dir, name);
+    // The Java client's files sit in folders of their own (models/, resources/).
+    mkdirSync(dirname(file), { recursive: true });
     let current = '';
     try {
       current = readFileSync(file, 'utf8');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { javaClient } from '../src/java/index.js';
 import type { OpenAPIDocument } from '../src/openapi.js';
 import { operationsOf } from '../src/operations.js';
 import { pythonClient } from '../src/python/index.js';
@@ -62,5 +63,64 @@ describe('the Python client generated from it', () => {
       '    async def pause(self, cluster_id: str, *, options: Optional[RequestOptions] = None) -> _m.Job:',
     );
     expect(files.get('root.py')).toContain('        self.clusters = ClustersResource(client)');
+  });
+});
+
+describe('the Java client generated from it', () => {
+  it('is what is committed', () => {
+    for (const [name, text] of javaClient(load())) {
+      const committed = readFileSync(
+        join(ROOT, 'packages/sdk-java/src/main/java/dev/dataplatform', name),
+        'utf8',
+      );
+      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
+    }
+  });
+
+  it('has a method, blocking and async, for every operation', () => {
+    const files = javaClient(load());
+    for (const op of operationsOf(load())) {
+      const resource = files.get(
+        `resources/${op.resource.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}Resource.java`,
+      );
+      const name = op.name === 'import' ? 'import_' : op.name;
+      expect(resource, op.id).toContain(` ${name}(`);
+      if (op.result.kind !== 'events') expect(resource, op.id).toContain(` ${name.replace(/_$/, '')}Async(`);
+    }
+  });
+
+  it('gets a method, a resource and a record for a route added to the contract', () => {
+    const doc = load();
+    doc.paths['/api/clusters/{clusterId}/pause'] = {
+      post: {
+        operationId: 'clusters.pause',
+        summary: 'Pause a cluster',
+        parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/PauseRequest' } } },
+        },
+        responses: {
+          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+        },
+      },
+    };
+    doc.components.schemas.PauseRequest = {
+      type: 'object',
+      properties: { until: { type: 'string' }, 'drain-first': { type: 'boolean' } },
+      required: ['until'],
+    };
+    const files = javaClient(doc);
+    const clusters = files.get('resources/ClustersResource.java');
+    expect(clusters).toContain(
+      'public Job pause(String clusterId, PauseRequest body, RequestOptions options) {',
+    );
+    expect(clusters).toContain(
+      'public CompletableFuture<Job> pauseAsync(String clusterId, PauseRequest body) {',
+    );
+    expect(files.get('DataPlatformResources.java')).toContain('  public ClustersResource clusters() {');
+    expect(files.get('models/PauseRequest.java')).toContain(
+      '    @JsonProperty("until") String until,\n    @JsonProperty("drain-first") Boolean drainFirst) {}',
+    );
   });
 });
