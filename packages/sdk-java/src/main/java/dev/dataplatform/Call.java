@@ -128,7 +128,6 @@ public final class Call {
   public EventStream events(String lastEventId) {
     headers.put("accept", "text/event-stream");
     if (lastEventId != null) headers.put("last-event-id", lastEventId);
-    options = RequestOptions.builder().maxRetries(0).build();
     return new EventStream(client.open(client.prepare(this)));
   }
 

@@ -79,7 +79,7 @@ final class Match {
     }
     if (value.isObject()) {
       ObjectNode out = JSON.createObjectNode();
-      value.fields().forEachRemaining(e -> out.set(e.getKey(), interpolate(e.getValue(), variables)));
+      value.properties().forEach(e -> out.set(e.getKey(), interpolate(e.getValue(), variables)));
       return out;
     }
     return value;
@@ -106,8 +106,7 @@ final class Match {
     }
     if (a.isObject()) {
       if (a.size() != b.size()) return false;
-      for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
-        var entry = it.next();
+      for (Map.Entry<String, JsonNode> entry : a.properties()) {
         if (!b.has(entry.getKey()) || !equal(entry.getValue(), b.get(entry.getKey()))) return false;
       }
       return true;
@@ -142,7 +141,7 @@ final class Match {
         out.add(at + ": expected an object, got " + show(actual));
         return out;
       }
-      matcher.fields().forEachRemaining(entry -> {
+      matcher.properties().forEach(entry -> {
         JsonNode sub = entry.getValue();
         if (!actual.has(entry.getKey())) {
           boolean absent = sub.isObject() && sub.path("$absent").asBoolean(false);
@@ -159,7 +158,7 @@ final class Match {
 
   private static List<String> operatorMismatches(JsonNode actual, JsonNode operator, JsonNode variables, String at) {
     List<String> out = new ArrayList<>();
-    operator.fields().forEachRemaining(entry -> {
+    operator.properties().forEach(entry -> {
       JsonNode argument = entry.getValue();
       switch (entry.getKey()) {
         case "$any" -> {

@@ -86,7 +86,7 @@ final class Runner {
     // step names them (the client keeps its X-Request-Id, which every answer must echo).
     call.header("accept", null);
     call.header("user-agent", null);
-    request.path("headers").fields().forEachRemaining(e -> {
+    request.path("headers").properties().forEach(e -> {
       JsonNode value = Match.interpolate(e.getValue(), variables);
       call.header(e.getKey(), value.isTextual() ? value.asText() : Match.jsonText(value));
     });
@@ -154,7 +154,7 @@ final class Runner {
     } else if (expect.has("code")) {
       problems.add("code: expected " + expect.get("code") + ", but the answer is a success");
     }
-    expect.path("headers").fields().forEachRemaining(e -> problems.addAll(
+    expect.path("headers").properties().forEach(e -> problems.addAll(
         Match.mismatches(header(answer, e.getKey()), e.getValue(), variables, "headers." + e.getKey().toLowerCase())));
     if (expect.has("body")) problems.addAll(Match.mismatches(answer.body(), expect.get("body"), variables, "body"));
     return problems;
@@ -219,7 +219,7 @@ final class Runner {
       } catch (Match.CaseError error) {
         throw new ConformanceFailure(testCase.get("title").asText() + "\n" + entry.getKey() + ": " + error.getMessage());
       }
-      step.path("capture").fields().forEachRemaining(capture -> {
+      step.path("capture").properties().forEach(capture -> {
         JsonNode value = captured(answer, capture.getValue().asText());
         JsonNode extra = variables.get("$" + capture.getKey());
         if (extra != null && value.isObject()) {

@@ -31,7 +31,7 @@ class WebhookVectorsTest {
 
   private static Map<String, List<String>> headers(JsonNode vector) {
     Map<String, List<String>> out = new LinkedHashMap<>();
-    vector.get("headers").fields().forEachRemaining(entry -> {
+    vector.get("headers").properties().forEach(entry -> {
       List<String> values = new ArrayList<>();
       if (entry.getValue().isArray()) entry.getValue().forEach(v -> values.add(v.asText()));
       else values.add(entry.getValue().asText());
