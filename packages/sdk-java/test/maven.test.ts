@@ -56,19 +56,25 @@ describe('the Java client', () => {
 forEachEngine(
   (t, engine) => {
     it(
-      'runs every conformance case against the reference server',
+      'runs every conformance case and its live tests against the reference server',
       async (context) => {
         if (!maven) return context.skip();
         const run = await mvn(
           ['test', '-Dgroups=conformance', '-DexcludedGroups=', '-Dsurefire.failIfNoSpecifiedTests=false'],
           {
             DATAPLATFORM_CONFORMANCE_URL: t().url.replace('localhost', '127.0.0.1'),
+            DATAPLATFORM_LIVE_API_KEY: t().devKey,
           },
         );
         expectPassed(run, `conformance on ${engine}`);
-        // Every case must have run, but those the format itself skips on the server.
-        expect(run.skipped).toBe(skippedOnServer);
-        expect(run.run - run.skipped).toBe(cases.length - skippedOnServer);
+        // Every case must have run, but those the format itself skips on the server; every live test too.
+        expect(run.classes.get('ConformanceTest')).toEqual({
+          run: cases.length,
+          failed: 0,
+          skipped: skippedOnServer,
+        });
+        expect(run.classes.get('LiveTest')).toMatchObject({ failed: 0, skipped: 0 });
+        expect(run.classes.get('LiveTest')?.run).toBeGreaterThan(0);
       },
       RUN_TIMEOUT_MS,
     );

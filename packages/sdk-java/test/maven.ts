@@ -28,6 +28,8 @@ export interface MavenRun {
   run: number;
   failed: number;
   skipped: number;
+  /** Each test class's totals, by its name (`ConformanceTest`). */
+  classes: Map<string, { run: number; failed: number; skipped: number }>;
 }
 
 /** Runs Maven in the package without blocking the event loop the reference servers answer on. */
@@ -55,7 +57,13 @@ export function mvn(args: string[], env: Record<string, string> = {}): Promise<M
         ...output.matchAll(/Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$/gm),
       ].at(-1);
       const count = (i: number) => Number(totals?.[i] ?? 0);
-      resolve({ code, output, run: count(1), failed: count(2) + count(3), skipped: count(4) });
+      const classes = new Map<string, { run: number; failed: number; skipped: number }>();
+      const perClass =
+        /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), .* -- in [\w.]*\.(\w+)$/gm;
+      for (const m of output.matchAll(perClass)) {
+        classes.set(m[5]!, { run: Number(m[1]), failed: Number(m[2]) + Number(m[3]), skipped: Number(m[4]) });
+      }
+      resolve({ code, output, run: count(1), failed: count(2) + count(3), skipped: count(4), classes });
     });
   });
 }

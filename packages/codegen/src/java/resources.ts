@@ -228,6 +228,7 @@ export function paramsFile(doc: OpenAPIDocument, op: Operation): string {
     .filter((p) => !p.required)
     .map((p) => ({
       name: javaName(p.name),
+      key: p.name,
       type: paramType(doc, p),
       doc: docText(p.description ?? `the ${p.name} query parameter`),
     }));
@@ -244,13 +245,13 @@ export function paramsFile(doc: OpenAPIDocument, op: Operation): string {
     ...fields.map((f) => `  private ${f.type} ${f.name};`),
     ...fields.flatMap((f) => [
       '',
-      `  /** Sets ${f.doc}; null leaves it out. */`,
+      `  /** Sets {@code ${f.key}}: ${f.doc}; null leaves it out. */`,
       `  public ${name} ${f.name}(${f.type} ${f.name}) {`,
       `    this.${f.name} = ${f.name};`,
       '    return this;',
       '  }',
       '',
-      `  /** ${f.doc[0]!.toUpperCase()}${f.doc.slice(1)}, or null. */`,
+      `  /** The {@code ${f.key}} set, or null. */`,
       `  public ${f.type} ${f.name}() {`,
       `    return ${f.name};`,
       '  }',

@@ -7,35 +7,35 @@ public final class AuthGithubCallbackParams {
   private String state;
   private String error;
 
-  /** Sets the code query parameter; null leaves it out. */
+  /** Sets {@code code}: the code query parameter; null leaves it out. */
   public AuthGithubCallbackParams code(String code) {
     this.code = code;
     return this;
   }
 
-  /** The code query parameter, or null. */
+  /** The {@code code} set, or null. */
   public String code() {
     return code;
   }
 
-  /** Sets the state query parameter; null leaves it out. */
+  /** Sets {@code state}: the state query parameter; null leaves it out. */
   public AuthGithubCallbackParams state(String state) {
     this.state = state;
     return this;
   }
 
-  /** The state query parameter, or null. */
+  /** The {@code state} set, or null. */
   public String state() {
     return state;
   }
 
-  /** Sets the error query parameter; null leaves it out. */
+  /** Sets {@code error}: the error query parameter; null leaves it out. */
   public AuthGithubCallbackParams error(String error) {
     this.error = error;
     return this;
   }
 
-  /** The error query parameter, or null. */
+  /** The {@code error} set, or null. */
   public String error() {
     return error;
   }

@@ -6,24 +6,24 @@ public final class AuthGithubParams {
   private String redirect_to;
   private String state;
 
-  /** Sets Where the browser goes after sign-in: a page of this server (`/account`, `/login`) or a loopback address (`http://127.0.0.1:&lt;port&gt;/…`, `http://localhost:&lt;port&gt;/…`, `http://[::1]:&lt;port&gt;/…`) of a local program such as the CLI. Anything else is refused. Default `/account`.; null leaves it out. */
+  /** Sets {@code redirect_to}: Where the browser goes after sign-in: a page of this server (`/account`, `/login`) or a loopback address (`http://127.0.0.1:&lt;port&gt;/…`, `http://localhost:&lt;port&gt;/…`, `http://[::1]:&lt;port&gt;/…`) of a local program such as the CLI. Anything else is refused. Default `/account`.; null leaves it out. */
   public AuthGithubParams redirect_to(String redirect_to) {
     this.redirect_to = redirect_to;
     return this;
   }
 
-  /** Where the browser goes after sign-in: a page of this server (`/account`, `/login`) or a loopback address (`http://127.0.0.1:&lt;port&gt;/…`, `http://localhost:&lt;port&gt;/…`, `http://[::1]:&lt;port&gt;/…`) of a local program such as the CLI. Anything else is refused. Default `/account`., or null. */
+  /** The {@code redirect_to} set, or null. */
   public String redirect_to() {
     return redirect_to;
   }
 
-  /** Sets An opaque value of the caller, handed back with the token to a loopback `redirect_to`.; null leaves it out. */
+  /** Sets {@code state}: An opaque value of the caller, handed back with the token to a loopback `redirect_to`.; null leaves it out. */
   public AuthGithubParams state(String state) {
     this.state = state;
     return this;
   }
 
-  /** An opaque value of the caller, handed back with the token to a loopback `redirect_to`., or null. */
+  /** The {@code state} set, or null. */
   public String state() {
     return state;
   }

@@ -6,24 +6,24 @@ public final class BillingInvoicesListParams {
   private Long limit;
   private Long skip;
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public BillingInvoicesListParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Invoices to skip; null leaves it out. */
+  /** Sets {@code skip}: Invoices to skip; null leaves it out. */
   public BillingInvoicesListParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Invoices to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

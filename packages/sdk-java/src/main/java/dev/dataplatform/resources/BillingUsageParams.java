@@ -6,24 +6,24 @@ public final class BillingUsageParams {
   private String from;
   private String to;
 
-  /** Sets First day; 30 days before `to` when left out; null leaves it out. */
+  /** Sets {@code from}: First day; 30 days before `to` when left out; null leaves it out. */
   public BillingUsageParams from(String from) {
     this.from = from;
     return this;
   }
 
-  /** First day; 30 days before `to` when left out, or null. */
+  /** The {@code from} set, or null. */
   public String from() {
     return from;
   }
 
-  /** Sets Last day; today when left out; null leaves it out. */
+  /** Sets {@code to}: Last day; today when left out; null leaves it out. */
   public BillingUsageParams to(String to) {
     this.to = to;
     return this;
   }
 
-  /** Last day; today when left out, or null. */
+  /** The {@code to} set, or null. */
   public String to() {
     return to;
   }

@@ -7,35 +7,35 @@ public final class DataChangesParams {
   private String where;
   private String params;
 
-  /** Sets An event id (or a `start_…` id) to resume after, as `Last-Event-ID` does; null leaves it out. */
+  /** Sets {@code since}: An event id (or a `start_…` id) to resume after, as `Last-Event-ID` does; null leaves it out. */
   public DataChangesParams since(String since) {
     this.since = since;
     return this;
   }
 
-  /** An event id (or a `start_…` id) to resume after, as `Last-Event-ID` does, or null. */
+  /** The {@code since} set, or null. */
   public String since() {
     return since;
   }
 
-  /** Sets Only events whose document matches this condition, in the SQL helper's WHERE grammar (the document after the change; before it, for deletes); null leaves it out. */
+  /** Sets {@code where}: Only events whose document matches this condition, in the SQL helper's WHERE grammar (the document after the change; before it, for deletes); null leaves it out. */
   public DataChangesParams where(String where) {
     this.where = where;
     return this;
   }
 
-  /** Only events whose document matches this condition, in the SQL helper's WHERE grammar (the document after the change; before it, for deletes), or null. */
+  /** The {@code where} set, or null. */
   public String where() {
     return where;
   }
 
-  /** Sets A JSON array of the values of `where`'s `?` or `$n` placeholders; null leaves it out. */
+  /** Sets {@code params}: A JSON array of the values of `where`'s `?` or `$n` placeholders; null leaves it out. */
   public DataChangesParams params(String params) {
     this.params = params;
     return this;
   }
 
-  /** A JSON array of the values of `where`'s `?` or `$n` placeholders, or null. */
+  /** The {@code params} set, or null. */
   public String params() {
     return params;
   }

@@ -8,46 +8,46 @@ public final class DataImportParams {
   private Boolean infer;
   private String resume;
 
-  /** Sets Overrides the Content-Type: ndjson, json (an array) or csv; null leaves it out. */
+  /** Sets {@code format}: Overrides the Content-Type: ndjson, json (an array) or csv; null leaves it out. */
   public DataImportParams format(String format) {
     this.format = format;
     return this;
   }
 
-  /** Overrides the Content-Type: ndjson, json (an array) or csv, or null. */
+  /** The {@code format} set, or null. */
   public String format() {
     return format;
   }
 
-  /** Sets skip: leave bad rows out and go on; abort: stop at the first bad row; null leaves it out. */
+  /** Sets {@code onError}: skip: leave bad rows out and go on; abort: stop at the first bad row; null leaves it out. */
   public DataImportParams onError(String onError) {
     this.onError = onError;
     return this;
   }
 
-  /** Skip: leave bad rows out and go on; abort: stop at the first bad row, or null. */
+  /** The {@code onError} set, or null. */
   public String onError() {
     return onError;
   }
 
-  /** Sets CSV: type numbers, true/false and empty cells (default true); null leaves it out. */
+  /** Sets {@code infer}: CSV: type numbers, true/false and empty cells (default true); null leaves it out. */
   public DataImportParams infer(Boolean infer) {
     this.infer = infer;
     return this;
   }
 
-  /** CSV: type numbers, true/false and empty cells (default true), or null. */
+  /** The {@code infer} set, or null. */
   public Boolean infer() {
     return infer;
   }
 
-  /** Sets The id of an unfinished import to continue: send the same file again from its start; null leaves it out. */
+  /** Sets {@code resume}: The id of an unfinished import to continue: send the same file again from its start; null leaves it out. */
   public DataImportParams resume(String resume) {
     this.resume = resume;
     return this;
   }
 
-  /** The id of an unfinished import to continue: send the same file again from its start, or null. */
+  /** The {@code resume} set, or null. */
   public String resume() {
     return resume;
   }

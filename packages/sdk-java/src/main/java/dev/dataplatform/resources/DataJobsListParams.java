@@ -6,24 +6,24 @@ public final class DataJobsListParams {
   private Long limit;
   private Long skip;
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public DataJobsListParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Jobs to skip; null leaves it out. */
+  /** Sets {@code skip}: Jobs to skip; null leaves it out. */
   public DataJobsListParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Jobs to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

@@ -7,35 +7,35 @@ public final class DataListParams {
   private Long skip;
   private String sort;
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public DataListParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Number of documents to skip; null leaves it out. */
+  /** Sets {@code skip}: Number of documents to skip; null leaves it out. */
   public DataListParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Number of documents to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }
 
-  /** Sets Field or dotted path to sort by, `-` prefix for descending, several comma separated; null leaves it out. */
+  /** Sets {@code sort}: Field or dotted path to sort by, `-` prefix for descending, several comma separated; null leaves it out. */
   public DataListParams sort(String sort) {
     this.sort = sort;
     return this;
   }
 
-  /** Field or dotted path to sort by, `-` prefix for descending, several comma separated, or null. */
+  /** The {@code sort} set, or null. */
   public String sort() {
     return sort;
   }

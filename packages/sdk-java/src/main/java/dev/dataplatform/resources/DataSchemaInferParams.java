@@ -5,13 +5,13 @@ package dev.dataplatform.resources;
 public final class DataSchemaInferParams {
   private Long sample;
 
-  /** Sets Documents to read, newest first, 1 to 1000; null leaves it out. */
+  /** Sets {@code sample}: Documents to read, newest first, 1 to 1000; null leaves it out. */
   public DataSchemaInferParams sample(Long sample) {
     this.sample = sample;
     return this;
   }
 
-  /** Documents to read, newest first, 1 to 1000, or null. */
+  /** The {@code sample} set, or null. */
   public Long sample() {
     return sample;
   }

@@ -6,24 +6,24 @@ public final class FunctionsInvocationsParams {
   private Long limit;
   private Long skip;
 
-  /** Sets the limit query parameter; null leaves it out. */
+  /** Sets {@code limit}: the limit query parameter; null leaves it out. */
   public FunctionsInvocationsParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** The limit query parameter, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets the skip query parameter; null leaves it out. */
+  /** Sets {@code skip}: the skip query parameter; null leaves it out. */
   public FunctionsInvocationsParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** The skip query parameter, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

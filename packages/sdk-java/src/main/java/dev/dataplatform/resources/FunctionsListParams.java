@@ -7,35 +7,35 @@ public final class FunctionsListParams {
   private Long limit;
   private Long skip;
 
-  /** Sets Only the functions of this cluster; null leaves it out. */
+  /** Sets {@code clusterId}: Only the functions of this cluster; null leaves it out. */
   public FunctionsListParams clusterId(String clusterId) {
     this.clusterId = clusterId;
     return this;
   }
 
-  /** Only the functions of this cluster, or null. */
+  /** The {@code clusterId} set, or null. */
   public String clusterId() {
     return clusterId;
   }
 
-  /** Sets the limit query parameter; null leaves it out. */
+  /** Sets {@code limit}: the limit query parameter; null leaves it out. */
   public FunctionsListParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** The limit query parameter, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets the skip query parameter; null leaves it out. */
+  /** Sets {@code skip}: the skip query parameter; null leaves it out. */
   public FunctionsListParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** The skip query parameter, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

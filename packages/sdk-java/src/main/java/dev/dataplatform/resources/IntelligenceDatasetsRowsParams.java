@@ -6,24 +6,24 @@ public final class IntelligenceDatasetsRowsParams {
   private Long limit;
   private Long skip;
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public IntelligenceDatasetsRowsParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Rows to skip; null leaves it out. */
+  /** Sets {@code skip}: Rows to skip; null leaves it out. */
   public IntelligenceDatasetsRowsParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Rows to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

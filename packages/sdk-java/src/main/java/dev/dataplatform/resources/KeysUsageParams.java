@@ -7,35 +7,35 @@ public final class KeysUsageParams {
   private Long limit;
   private Long skip;
 
-  /** Sets Only entries with this outcome; null leaves it out. */
+  /** Sets {@code outcome}: Only entries with this outcome; null leaves it out. */
   public KeysUsageParams outcome(String outcome) {
     this.outcome = outcome;
     return this;
   }
 
-  /** Only entries with this outcome, or null. */
+  /** The {@code outcome} set, or null. */
   public String outcome() {
     return outcome;
   }
 
-  /** Sets the limit query parameter; null leaves it out. */
+  /** Sets {@code limit}: the limit query parameter; null leaves it out. */
   public KeysUsageParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** The limit query parameter, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets the skip query parameter; null leaves it out. */
+  /** Sets {@code skip}: the skip query parameter; null leaves it out. */
   public KeysUsageParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** The skip query parameter, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

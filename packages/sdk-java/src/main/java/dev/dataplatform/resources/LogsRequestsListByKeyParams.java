@@ -13,101 +13,101 @@ public final class LogsRequestsListByKeyParams {
   private Long limit;
   private Long skip;
 
-  /** Sets A status code (`404`) or a class of them (`4xx`); null leaves it out. */
+  /** Sets {@code status}: A status code (`404`) or a class of them (`4xx`); null leaves it out. */
   public LogsRequestsListByKeyParams status(String status) {
     this.status = status;
     return this;
   }
 
-  /** A status code (`404`) or a class of them (`4xx`), or null. */
+  /** The {@code status} set, or null. */
   public String status() {
     return status;
   }
 
-  /** Sets Only requests of this method; null leaves it out. */
+  /** Sets {@code method}: Only requests of this method; null leaves it out. */
   public LogsRequestsListByKeyParams method(String method) {
     this.method = method;
     return this;
   }
 
-  /** Only requests of this method, or null. */
+  /** The {@code method} set, or null. */
   public String method() {
     return method;
   }
 
-  /** Sets Only paths that start with this; null leaves it out. */
+  /** Sets {@code path}: Only paths that start with this; null leaves it out. */
   public LogsRequestsListByKeyParams path(String path) {
     this.path = path;
     return this;
   }
 
-  /** Only paths that start with this, or null. */
+  /** The {@code path} set, or null. */
   public String path() {
     return path;
   }
 
-  /** Sets Only requests made with this key; null leaves it out. */
+  /** Sets {@code keyId}: Only requests made with this key; null leaves it out. */
   public LogsRequestsListByKeyParams keyId(String keyId) {
     this.keyId = keyId;
     return this;
   }
 
-  /** Only requests made with this key, or null. */
+  /** The {@code keyId} set, or null. */
   public String keyId() {
     return keyId;
   }
 
-  /** Sets Only requests to this cluster; null leaves it out. */
+  /** Sets {@code clusterId}: Only requests to this cluster; null leaves it out. */
   public LogsRequestsListByKeyParams clusterId(String clusterId) {
     this.clusterId = clusterId;
     return this;
   }
 
-  /** Only requests to this cluster, or null. */
+  /** The {@code clusterId} set, or null. */
   public String clusterId() {
     return clusterId;
   }
 
-  /** Sets Only requests answered at or after this instant; null leaves it out. */
+  /** Sets {@code from}: Only requests answered at or after this instant; null leaves it out. */
   public LogsRequestsListByKeyParams from(String from) {
     this.from = from;
     return this;
   }
 
-  /** Only requests answered at or after this instant, or null. */
+  /** The {@code from} set, or null. */
   public String from() {
     return from;
   }
 
-  /** Sets Only requests answered before this instant; null leaves it out. */
+  /** Sets {@code to}: Only requests answered before this instant; null leaves it out. */
   public LogsRequestsListByKeyParams to(String to) {
     this.to = to;
     return this;
   }
 
-  /** Only requests answered before this instant, or null. */
+  /** The {@code to} set, or null. */
   public String to() {
     return to;
   }
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public LogsRequestsListByKeyParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Entries to skip; null leaves it out. */
+  /** Sets {@code skip}: Entries to skip; null leaves it out. */
   public LogsRequestsListByKeyParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Entries to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

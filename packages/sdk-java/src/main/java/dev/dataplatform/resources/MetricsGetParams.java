@@ -8,46 +8,46 @@ public final class MetricsGetParams {
   private String interval;
   private String keyId;
 
-  /** Sets First instant; one hour (minute), a day (hour) or 30 days (day) before `to` by default; null leaves it out. */
+  /** Sets {@code from}: First instant; one hour (minute), a day (hour) or 30 days (day) before `to` by default; null leaves it out. */
   public MetricsGetParams from(String from) {
     this.from = from;
     return this;
   }
 
-  /** First instant; one hour (minute), a day (hour) or 30 days (day) before `to` by default, or null. */
+  /** The {@code from} set, or null. */
   public String from() {
     return from;
   }
 
-  /** Sets Last instant (exclusive); now by default; null leaves it out. */
+  /** Sets {@code to}: Last instant (exclusive); now by default; null leaves it out. */
   public MetricsGetParams to(String to) {
     this.to = to;
     return this;
   }
 
-  /** Last instant (exclusive); now by default, or null. */
+  /** The {@code to} set, or null. */
   public String to() {
     return to;
   }
 
-  /** Sets Bucket size; null leaves it out. */
+  /** Sets {@code interval}: Bucket size; null leaves it out. */
   public MetricsGetParams interval(String interval) {
     this.interval = interval;
     return this;
   }
 
-  /** Bucket size, or null. */
+  /** The {@code interval} set, or null. */
   public String interval() {
     return interval;
   }
 
-  /** Sets Only requests made with this API key; null leaves it out. */
+  /** Sets {@code keyId}: Only requests made with this API key; null leaves it out. */
   public MetricsGetParams keyId(String keyId) {
     this.keyId = keyId;
     return this;
   }
 
-  /** Only requests made with this API key, or null. */
+  /** The {@code keyId} set, or null. */
   public String keyId() {
     return keyId;
   }

@@ -7,35 +7,35 @@ public final class NotificationsListParams {
   private Long limit;
   private Long skip;
 
-  /** Sets `true` lists only the unread notifications; null leaves it out. */
+  /** Sets {@code unread}: `true` lists only the unread notifications; null leaves it out. */
   public NotificationsListParams unread(Boolean unread) {
     this.unread = unread;
     return this;
   }
 
-  /** `true` lists only the unread notifications, or null. */
+  /** The {@code unread} set, or null. */
   public Boolean unread() {
     return unread;
   }
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public NotificationsListParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Entries to skip; null leaves it out. */
+  /** Sets {@code skip}: Entries to skip; null leaves it out. */
   public NotificationsListParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Entries to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }

@@ -5,13 +5,13 @@ package dev.dataplatform.resources;
 public final class SchemaIndexesListParams {
   private String clusterId;
 
-  /** Sets A cluster the caller is a member of; their default cluster when left out; null leaves it out. */
+  /** Sets {@code clusterId}: A cluster the caller is a member of; their default cluster when left out; null leaves it out. */
   public SchemaIndexesListParams clusterId(String clusterId) {
     this.clusterId = clusterId;
     return this;
   }
 
-  /** A cluster the caller is a member of; their default cluster when left out, or null. */
+  /** The {@code clusterId} set, or null. */
   public String clusterId() {
     return clusterId;
   }

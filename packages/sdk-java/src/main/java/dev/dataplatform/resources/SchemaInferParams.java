@@ -6,24 +6,24 @@ public final class SchemaInferParams {
   private String clusterId;
   private Long sample;
 
-  /** Sets A cluster the caller is a member of; their default cluster when left out; null leaves it out. */
+  /** Sets {@code clusterId}: A cluster the caller is a member of; their default cluster when left out; null leaves it out. */
   public SchemaInferParams clusterId(String clusterId) {
     this.clusterId = clusterId;
     return this;
   }
 
-  /** A cluster the caller is a member of; their default cluster when left out, or null. */
+  /** The {@code clusterId} set, or null. */
   public String clusterId() {
     return clusterId;
   }
 
-  /** Sets Documents to read, newest first, 1 to 1000; null leaves it out. */
+  /** Sets {@code sample}: Documents to read, newest first, 1 to 1000; null leaves it out. */
   public SchemaInferParams sample(Long sample) {
     this.sample = sample;
     return this;
   }
 
-  /** Documents to read, newest first, 1 to 1000, or null. */
+  /** The {@code sample} set, or null. */
   public Long sample() {
     return sample;
   }

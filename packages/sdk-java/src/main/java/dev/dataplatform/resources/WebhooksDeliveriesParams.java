@@ -7,35 +7,35 @@ public final class WebhooksDeliveriesParams {
   private Long limit;
   private Long skip;
 
-  /** Sets Only deliveries in this state; null leaves it out. */
+  /** Sets {@code status}: Only deliveries in this state; null leaves it out. */
   public WebhooksDeliveriesParams status(String status) {
     this.status = status;
     return this;
   }
 
-  /** Only deliveries in this state, or null. */
+  /** The {@code status} set, or null. */
   public String status() {
     return status;
   }
 
-  /** Sets Page size, 1 to 1000; null leaves it out. */
+  /** Sets {@code limit}: Page size, 1 to 1000; null leaves it out. */
   public WebhooksDeliveriesParams limit(Long limit) {
     this.limit = limit;
     return this;
   }
 
-  /** Page size, 1 to 1000, or null. */
+  /** The {@code limit} set, or null. */
   public Long limit() {
     return limit;
   }
 
-  /** Sets Number of deliveries to skip; null leaves it out. */
+  /** Sets {@code skip}: Number of deliveries to skip; null leaves it out. */
   public WebhooksDeliveriesParams skip(Long skip) {
     this.skip = skip;
     return this;
   }
 
-  /** Number of deliveries to skip, or null. */
+  /** The {@code skip} set, or null. */
   public Long skip() {
     return skip;
   }
