@@ -5,12 +5,12 @@
  * Options: --rounds 5 --seconds 3 --threads 4 --in-flight 4 --skip-build --out docs/benchmarks.md
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startChild } from './lib/child.mjs';
+import { flavourRows, startOrderServer } from './lib/client-vs-raw.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,17 +39,8 @@ execFileSync(
 );
 const classpath = [join(java, 'target', 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(':');
 
-const dataDir = mkdtempSync(join(tmpdir(), 'dp-bench-java-'));
-const server = await startChild(join(root, 'bench', 'servers', 'reference.mjs'), ['-', dataDir], {
-  env: { DATABASE_URL: '' },
-});
+const server = await startOrderServer(root, 'java');
 try {
-  const { url, apiKey } = server.info;
-  const created = await fetch(`${url}/api/v1/data/orders`, {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ customer: 'ada', total: 42, items: [{ sku: 'a', qty: 2 }] }),
-  }).then((r) => r.json());
   console.log(
     `Java client vs HttpClient: ${opts.rounds} rounds of ${opts.seconds} s per target and flavour…`,
   );
@@ -59,9 +50,9 @@ try {
       '-cp',
       classpath,
       join(root, 'bench', 'clients', 'JavaGet.java'),
-      url,
-      apiKey,
-      created._id,
+      server.url,
+      server.apiKey,
+      server.id,
       opts.rounds,
       opts.seconds,
       opts.threads,
@@ -77,34 +68,23 @@ try {
   writeSection(root, opts.out, TITLE, markdown);
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function render(result, command) {
-  const rows = [];
-  const goals = [];
-  for (const [flavour, label, raw, ours] of [
+  const parts = [
     ['sync', `blocking, ${opts.threads} threads`, '`send` + Jackson', '`client.data().get`'],
     ['async', `async, ${opts['in-flight']} in flight`, '`sendAsync` + Jackson', '`client.data().getAsync`'],
-  ]) {
-    const base = result[flavour].raw;
-    const client = result[flavour].client;
-    // Each round's ratio compares two neighbouring measurements, so the machine's drift between rounds cancels.
-    const ratio = median(client.map((value, i) => value / base[i]));
-    const fmt = (v) => Math.round(v).toLocaleString('en-US');
-    const range = (vs) => `${fmt(Math.min(...vs))}–${fmt(Math.max(...vs))}`;
-    rows.push(`| ${label} | HttpClient ${raw} | ${fmt(median(base))} | ${range(base)} | 1.00× |`);
-    rows.push(`| ${label} | ${ours} | ${fmt(median(client))} | ${range(client)} | ${ratio.toFixed(2)}× |`);
-    goals.push(
-      `- ${label}: the client reaches ${ratio.toFixed(2)}× raw HttpClient (goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'not met'}`,
-    );
-  }
+  ].map(([flavour, label, raw, ours]) =>
+    flavourRows({
+      label,
+      rawName: `HttpClient ${raw}`,
+      clientName: ours,
+      raw: result[flavour].raw,
+      client: result[flavour].client,
+      versus: 'HttpClient',
+      goal: GOAL,
+    }),
+  );
   return [
     `## ${TITLE}`,
     '',
@@ -118,8 +98,8 @@ function render(result, command) {
     '',
     '| flavour | target | req/s (median) | range | ÷ HttpClient |',
     '|---|---|---:|---:|---:|',
-    ...rows,
+    ...parts.flatMap((part) => part.rows),
     '',
-    ...goals,
+    ...parts.map((part) => part.goal),
   ].join('\n');
 }

@@ -10,6 +10,14 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const load = (): OpenAPIDocument =>
   JSON.parse(readFileSync(join(ROOT, 'packages/contract/openapi.json'), 'utf8')) as OpenAPIDocument;
 
+/** Every generated file equals the committed one under `dir`. */
+function expectCommitted(files: Map<string, string>, dir: string): void {
+  for (const [name, text] of files) {
+    const committed = readFileSync(join(ROOT, dir, name), 'utf8');
+    expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
+  }
+}
+
 describe('the operations read from openapi.json', () => {
   const byId = new Map(operationsOf(load()).map((op) => [op.id, op]));
 
@@ -36,13 +44,7 @@ describe('the operations read from openapi.json', () => {
 
 describe('the Python client generated from it', () => {
   it('is what is committed', () => {
-    for (const [name, text] of pythonClient(load())) {
-      const committed = readFileSync(
-        join(ROOT, 'packages/sdk-python/src/dataplatform/_generated', name),
-        'utf8',
-      );
-      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
-    }
+    expectCommitted(pythonClient(load()), 'packages/sdk-python/src/dataplatform/_generated');
   });
 
   it('gets a method and a resource for a route added to the contract', () => {
@@ -68,13 +70,7 @@ describe('the Python client generated from it', () => {
 
 describe('the Java client generated from it', () => {
   it('is what is committed', () => {
-    for (const [name, text] of javaClient(load())) {
-      const committed = readFileSync(
-        join(ROOT, 'packages/sdk-java/src/main/java/dev/dataplatform', name),
-        'utf8',
-      );
-      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
-    }
+    expectCommitted(javaClient(load()), 'packages/sdk-java/src/main/java/dev/dataplatform');
   });
 
   it('has a method, blocking and async, for every operation', () => {
