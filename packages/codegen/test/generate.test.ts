@@ -116,7 +116,10 @@ describe('the Java client generated from it', () => {
     );
     expect(files.get('DataPlatformResources.java')).toContain('  public ClustersResource clusters() {');
     expect(files.get('models/PauseRequest.java')).toContain(
-      '    @JsonProperty("until") String until,\n    @JsonProperty("drain-first") Boolean drainFirst) {}',
+      '    @JsonProperty("until") String until,\n    @JsonProperty("drain-first") Boolean drainFirst) {',
+    );
+    expect(files.get('models/PauseRequest.java')).toContain(
+      '  public PauseRequest(String until) {\n    this(until, null);\n  }',
     );
   });
 });

@@ -159,10 +159,32 @@ export function record(doc: OpenAPIDocument, name: string, schema: Schema): stri
     '@JsonInclude(JsonInclude.Include.NON_NULL)',
     `public record ${name}(`,
     components.map((c) => `    @JsonProperty(${JSON.stringify(c.key)}) ${c.type} ${c.field}`).join(',\n') +
-      ') {}',
+      `) {${shortConstructor(name, components, required)}}`,
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * A record with optional components also gets a constructor of its required ones alone (the others null), so a
+ * request body reads `new ApiKeyCreate("reader", List.of("data:read"))`. Jackson keeps to the canonical one.
+ */
+function shortConstructor(
+  name: string,
+  components: { key: string; field: string; type: string }[],
+  required: Set<string>,
+): string {
+  const needed = components.filter((c) => required.has(c.key));
+  if (needed.length === 0 || needed.length === components.length) return '';
+  const args = components.map((c) => (required.has(c.key) ? c.field : 'null')).join(', ');
+  return [
+    '',
+    `  /** The ${name} of the required components alone; the others are left out. */`,
+    `  public ${name}(${needed.map((c) => `${c.type} ${c.field}`).join(', ')}) {`,
+    `    this(${args});`,
+    '  }',
+    '',
+  ].join('\n');
 }
 
 /** The error codes the contract documents, as constants. */

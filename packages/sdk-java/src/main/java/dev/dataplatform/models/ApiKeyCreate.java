@@ -20,4 +20,9 @@ public record ApiKeyCreate(
     @JsonProperty("scopes") List<String> scopes,
     @JsonProperty("clusterId") String clusterId,
     @JsonProperty("expiresIn") String expiresIn,
-    @JsonProperty("expiresAt") String expiresAt) {}
+    @JsonProperty("expiresAt") String expiresAt) {
+  /** The ApiKeyCreate of the required components alone; the others are left out. */
+  public ApiKeyCreate(String name, List<String> scopes) {
+    this(name, scopes, null, null, null);
+  }
+}

@@ -13,4 +13,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BackupJobInput(
     @JsonProperty("backupId") String backupId,
-    @JsonProperty("retain") Long retain) {}
+    @JsonProperty("retain") Long retain) {
+  /** The BackupJobInput of the required components alone; the others are left out. */
+  public BackupJobInput(String backupId) {
+    this(backupId, null);
+  }
+}

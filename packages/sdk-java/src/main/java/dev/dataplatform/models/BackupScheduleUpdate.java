@@ -15,4 +15,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record BackupScheduleUpdate(
     @JsonProperty("clusterId") String clusterId,
     @JsonProperty("cron") String cron,
-    @JsonProperty("retain") Long retain) {}
+    @JsonProperty("retain") Long retain) {
+  /** The BackupScheduleUpdate of the required components alone; the others are left out. */
+  public BackupScheduleUpdate(String cron, Long retain) {
+    this(null, cron, retain);
+  }
+}

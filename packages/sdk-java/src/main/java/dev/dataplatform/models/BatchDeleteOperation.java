@@ -17,4 +17,9 @@ public record BatchDeleteOperation(
     @JsonProperty("op") String op,
     @JsonProperty("collection") String collection,
     @JsonProperty("id") String id,
-    @JsonProperty("ifMatch") String ifMatch) {}
+    @JsonProperty("ifMatch") String ifMatch) {
+  /** The BatchDeleteOperation of the required components alone; the others are left out. */
+  public BatchDeleteOperation(String op, String collection, String id) {
+    this(op, collection, id, null);
+  }
+}

@@ -15,4 +15,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record BatchError(
     @JsonProperty("error") String error,
     @JsonProperty("code") String code,
-    @JsonProperty("details") Object details) {}
+    @JsonProperty("details") Object details) {
+  /** The BatchError of the required components alone; the others are left out. */
+  public BatchError(String error, String code) {
+    this(error, code, null);
+  }
+}

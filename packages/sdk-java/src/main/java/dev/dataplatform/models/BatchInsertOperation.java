@@ -18,4 +18,9 @@ public record BatchInsertOperation(
     @JsonProperty("op") String op,
     @JsonProperty("collection") String collection,
     @JsonProperty("id") String id,
-    @JsonProperty("data") Map<String, Object> data) {}
+    @JsonProperty("data") Map<String, Object> data) {
+  /** The BatchInsertOperation of the required components alone; the others are left out. */
+  public BatchInsertOperation(String op, String collection, Map<String, Object> data) {
+    this(op, collection, null, data);
+  }
+}

@@ -18,4 +18,9 @@ public record BatchOperationResult(
     @JsonProperty("index") Long index,
     @JsonProperty("status") Long status,
     @JsonProperty("data") Map<String, Object> data,
-    @JsonProperty("error") BatchError error) {}
+    @JsonProperty("error") BatchError error) {
+  /** The BatchOperationResult of the required components alone; the others are left out. */
+  public BatchOperationResult(Long index, Long status) {
+    this(index, status, null, null);
+  }
+}

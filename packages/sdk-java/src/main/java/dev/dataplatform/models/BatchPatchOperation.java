@@ -20,4 +20,9 @@ public record BatchPatchOperation(
     @JsonProperty("collection") String collection,
     @JsonProperty("id") String id,
     @JsonProperty("data") Map<String, Object> data,
-    @JsonProperty("ifMatch") String ifMatch) {}
+    @JsonProperty("ifMatch") String ifMatch) {
+  /** The BatchPatchOperation of the required components alone; the others are left out. */
+  public BatchPatchOperation(String op, String collection, String id, Map<String, Object> data) {
+    this(op, collection, id, data, null);
+  }
+}

@@ -17,4 +17,9 @@ public record BatchPredictionCreate(
     @JsonProperty("modelId") String modelId,
     @JsonProperty("collection") String collection,
     @JsonProperty("sql") String sql,
-    @JsonProperty("outputCollection") String outputCollection) {}
+    @JsonProperty("outputCollection") String outputCollection) {
+  /** The BatchPredictionCreate of the required components alone; the others are left out. */
+  public BatchPredictionCreate(String modelId, String collection, String outputCollection) {
+    this(modelId, collection, null, outputCollection);
+  }
+}

@@ -15,4 +15,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record ClusterCreate(
     @JsonProperty("name") String name,
     @JsonProperty("region") String region,
-    @JsonProperty("tier") String tier) {}
+    @JsonProperty("tier") String tier) {
+  /** The ClusterCreate of the required components alone; the others are left out. */
+  public ClusterCreate(String name) {
+    this(name, null, null);
+  }
+}

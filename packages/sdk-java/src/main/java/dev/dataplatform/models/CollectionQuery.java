@@ -27,4 +27,9 @@ public record CollectionQuery(
     @JsonProperty("having") Map<String, Object> having,
     @JsonProperty("sort") List<Map<String, Object>> sort,
     @JsonProperty("limit") Long limit,
-    @JsonProperty("skip") Long skip) {}
+    @JsonProperty("skip") Long skip) {
+  /** The CollectionQuery of the required components alone; the others are left out. */
+  public CollectionQuery(String collection, Map<String, Object> select, List<Map<String, Object>> sort, Long limit, Long skip) {
+    this(collection, select, null, null, null, sort, limit, skip);
+  }
+}

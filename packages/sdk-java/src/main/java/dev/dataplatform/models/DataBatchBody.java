@@ -14,4 +14,9 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DataBatchBody(
     @JsonProperty("operations") List<Object> operations,
-    @JsonProperty("transaction") Boolean transaction) {}
+    @JsonProperty("transaction") Boolean transaction) {
+  /** The DataBatchBody of the required components alone; the others are left out. */
+  public DataBatchBody(List<Object> operations) {
+    this(operations, null);
+  }
+}

@@ -20,4 +20,9 @@ public record DatasetCreate(
     @JsonProperty("name") String name,
     @JsonProperty("collection") String collection,
     @JsonProperty("sql") String sql,
-    @JsonProperty("fields") List<String> fields) {}
+    @JsonProperty("fields") List<String> fields) {
+  /** The DatasetCreate of the required components alone; the others are left out. */
+  public DatasetCreate(String name, String collection) {
+    this(null, name, collection, null, null);
+  }
+}

@@ -16,4 +16,9 @@ import java.util.List;
 public record DocumentSource(
     @JsonProperty("type") String type,
     @JsonProperty("events") List<String> events,
-    @JsonProperty("collection") String collection) {}
+    @JsonProperty("collection") String collection) {
+  /** The DocumentSource of the required components alone; the others are left out. */
+  public DocumentSource(String type, List<String> events) {
+    this(type, events, null);
+  }
+}

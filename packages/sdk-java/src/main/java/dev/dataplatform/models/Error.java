@@ -17,4 +17,9 @@ public record Error(
     @JsonProperty("error") String error,
     @JsonProperty("code") String code,
     @JsonProperty("details") Object details,
-    @JsonProperty("requestId") String requestId) {}
+    @JsonProperty("requestId") String requestId) {
+  /** The Error of the required components alone; the others are left out. */
+  public Error(String error, String code, String requestId) {
+    this(error, code, null, requestId);
+  }
+}

@@ -31,4 +31,9 @@ public record FieldSummary(
     @JsonProperty("mean") Double mean,
     @JsonProperty("std") Double std,
     @JsonProperty("distinct") Long distinct,
-    @JsonProperty("top") List<Map<String, Object>> top) {}
+    @JsonProperty("top") List<Map<String, Object>> top) {
+  /** The FieldSummary of the required components alone; the others are left out. */
+  public FieldSummary(String name, String type, Long count, Long missing) {
+    this(name, type, count, missing, null, null, null, null, null, null);
+  }
+}

@@ -22,4 +22,9 @@ public record FunctionCreate(
     @JsonProperty("timeoutMs") Long timeoutMs,
     @JsonProperty("memoryMb") Long memoryMb,
     @JsonProperty("env") Map<String, Object> env,
-    @JsonProperty("clusterId") String clusterId) {}
+    @JsonProperty("clusterId") String clusterId) {
+  /** The FunctionCreate of the required components alone; the others are left out. */
+  public FunctionCreate(String name, String code) {
+    this(name, code, null, null, null, null);
+  }
+}

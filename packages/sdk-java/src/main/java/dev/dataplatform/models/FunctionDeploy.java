@@ -18,4 +18,9 @@ public record FunctionDeploy(
     @JsonProperty("code") String code,
     @JsonProperty("timeoutMs") Long timeoutMs,
     @JsonProperty("memoryMb") Long memoryMb,
-    @JsonProperty("env") Map<String, Object> env) {}
+    @JsonProperty("env") Map<String, Object> env) {
+  /** The FunctionDeploy of the required components alone; the others are left out. */
+  public FunctionDeploy(String code) {
+    this(code, null, null, null);
+  }
+}

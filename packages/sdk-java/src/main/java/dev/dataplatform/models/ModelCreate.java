@@ -27,4 +27,9 @@ public record ModelCreate(
     @JsonProperty("features") List<String> features,
     @JsonProperty("algorithm") String algorithm,
     @JsonProperty("params") Map<String, Object> params,
-    @JsonProperty("testFraction") Double testFraction) {}
+    @JsonProperty("testFraction") Double testFraction) {
+  /** The ModelCreate of the required components alone; the others are left out. */
+  public ModelCreate(String name, String datasetId, String task) {
+    this(name, datasetId, task, null, null, null, null, null);
+  }
+}

@@ -29,4 +29,9 @@ public record ModelCreateInCluster(
     @JsonProperty("algorithm") String algorithm,
     @JsonProperty("params") Map<String, Object> params,
     @JsonProperty("testFraction") Double testFraction,
-    @JsonProperty("clusterId") String clusterId) {}
+    @JsonProperty("clusterId") String clusterId) {
+  /** The ModelCreateInCluster of the required components alone; the others are left out. */
+  public ModelCreateInCluster(String name, String datasetId, String task) {
+    this(name, datasetId, task, null, null, null, null, null, null);
+  }
+}

@@ -16,4 +16,9 @@ import java.util.Map;
 public record PasskeyRegisterRequest(
     @JsonProperty("flowId") String flowId,
     @JsonProperty("response") Map<String, Object> response,
-    @JsonProperty("name") String name) {}
+    @JsonProperty("name") String name) {
+  /** The PasskeyRegisterRequest of the required components alone; the others are left out. */
+  public PasskeyRegisterRequest(String flowId, Map<String, Object> response) {
+    this(flowId, response, null);
+  }
+}

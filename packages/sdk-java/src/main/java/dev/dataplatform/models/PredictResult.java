@@ -15,4 +15,9 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PredictResult(
     @JsonProperty("predictions") List<Object> predictions,
-    @JsonProperty("probabilities") List<Map<String, Object>> probabilities) {}
+    @JsonProperty("probabilities") List<Map<String, Object>> probabilities) {
+  /** The PredictResult of the required components alone; the others are left out. */
+  public PredictResult(List<Object> predictions) {
+    this(predictions, null);
+  }
+}

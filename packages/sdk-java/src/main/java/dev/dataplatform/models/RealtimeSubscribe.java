@@ -22,4 +22,9 @@ public record RealtimeSubscribe(
     @JsonProperty("collection") String collection,
     @JsonProperty("where") String where,
     @JsonProperty("params") List<Object> params,
-    @JsonProperty("since") String since) {}
+    @JsonProperty("since") String since) {
+  /** The RealtimeSubscribe of the required components alone; the others are left out. */
+  public RealtimeSubscribe(String type, String id, String collection) {
+    this(type, id, collection, null, null, null);
+  }
+}

@@ -14,4 +14,9 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RobotCreate(
     @JsonProperty("name") String name,
-    @JsonProperty("scopes") List<String> scopes) {}
+    @JsonProperty("scopes") List<String> scopes) {
+  /** The RobotCreate of the required components alone; the others are left out. */
+  public RobotCreate(String name) {
+    this(name, null);
+  }
+}

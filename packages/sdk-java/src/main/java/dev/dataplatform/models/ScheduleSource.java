@@ -15,4 +15,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record ScheduleSource(
     @JsonProperty("type") String type,
     @JsonProperty("cron") String cron,
-    @JsonProperty("timezone") String timezone) {}
+    @JsonProperty("timezone") String timezone) {
+  /** The ScheduleSource of the required components alone; the others are left out. */
+  public ScheduleSource(String type, String cron) {
+    this(type, cron, null);
+  }
+}

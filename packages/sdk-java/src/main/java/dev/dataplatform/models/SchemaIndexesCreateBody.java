@@ -17,4 +17,9 @@ import java.util.Map;
 public record SchemaIndexesCreateBody(
     @JsonProperty("name") String name,
     @JsonProperty("fields") List<Map<String, Object>> fields,
-    @JsonProperty("unique") Boolean unique) {}
+    @JsonProperty("unique") Boolean unique) {
+  /** The SchemaIndexesCreateBody of the required components alone; the others are left out. */
+  public SchemaIndexesCreateBody(List<Map<String, Object>> fields) {
+    this(null, fields, null);
+  }
+}

@@ -14,4 +14,9 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SchemaValidatorPutBody(
     @JsonProperty("schema") Map<String, Object> schema,
-    @JsonProperty("level") String level) {}
+    @JsonProperty("level") String level) {
+  /** The SchemaValidatorPutBody of the required components alone; the others are left out. */
+  public SchemaValidatorPutBody(Map<String, Object> schema) {
+    this(schema, null);
+  }
+}

@@ -16,4 +16,9 @@ import java.util.List;
 public record SqlRequest(
     @JsonProperty("sql") String sql,
     @JsonProperty("params") List<Object> params,
-    @JsonProperty("explain") Boolean explain) {}
+    @JsonProperty("explain") Boolean explain) {
+  /** The SqlRequest of the required components alone; the others are left out. */
+  public SqlRequest(String sql) {
+    this(sql, null, null);
+  }
+}

@@ -17,4 +17,9 @@ import java.util.Map;
 public record SqlResult(
     @JsonProperty("data") List<Map<String, Object>> data,
     @JsonProperty("query") CollectionQuery query,
-    @JsonProperty("explain") Map<String, Object> explain) {}
+    @JsonProperty("explain") Map<String, Object> explain) {
+  /** The SqlResult of the required components alone; the others are left out. */
+  public SqlResult(List<Map<String, Object>> data, CollectionQuery query) {
+    this(data, query, null);
+  }
+}

@@ -20,4 +20,9 @@ public record TriggerCreate(
     @JsonProperty("source") Object source,
     @JsonProperty("target") Map<String, Object> target,
     @JsonProperty("active") Boolean active,
-    @JsonProperty("clusterId") String clusterId) {}
+    @JsonProperty("clusterId") String clusterId) {
+  /** The TriggerCreate of the required components alone; the others are left out. */
+  public TriggerCreate(String name, Object source, Map<String, Object> target) {
+    this(name, source, target, null, null);
+  }
+}

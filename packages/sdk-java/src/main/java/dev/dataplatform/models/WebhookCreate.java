@@ -20,4 +20,9 @@ public record WebhookCreate(
     @JsonProperty("events") List<String> events,
     @JsonProperty("collection") String collection,
     @JsonProperty("secret") String secret,
-    @JsonProperty("delivery") String delivery) {}
+    @JsonProperty("delivery") String delivery) {
+  /** The WebhookCreate of the required components alone; the others are left out. */
+  public WebhookCreate(String url, List<String> events) {
+    this(url, events, null, null, null);
+  }
+}

@@ -26,4 +26,9 @@ public record WebhookEvent(
     @JsonProperty("documentId") String documentId,
     @JsonProperty("data") Map<String, Object> data,
     @JsonProperty("previous") Map<String, Object> previous,
-    @JsonProperty("test") Boolean test) {}
+    @JsonProperty("test") Boolean test) {
+  /** The WebhookEvent of the required components alone; the others are left out. */
+  public WebhookEvent(String id, String type, String createdAt, String collection, String documentId, Map<String, Object> data) {
+    this(id, type, createdAt, collection, documentId, data, null, null);
+  }
+}

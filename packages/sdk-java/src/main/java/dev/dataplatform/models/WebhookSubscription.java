@@ -26,4 +26,9 @@ public record WebhookSubscription(
     @JsonProperty("delivery") String delivery,
     @JsonProperty("active") Boolean active,
     @JsonProperty("createdAt") String createdAt,
-    @JsonProperty("secret") String secret) {}
+    @JsonProperty("secret") String secret) {
+  /** The WebhookSubscription of the required components alone; the others are left out. */
+  public WebhookSubscription(String _id, String url, List<String> events, String collection, String delivery, Boolean active, String createdAt) {
+    this(_id, url, events, collection, delivery, active, createdAt, null);
+  }
+}

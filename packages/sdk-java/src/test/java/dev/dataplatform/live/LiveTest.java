@@ -86,7 +86,7 @@ class LiveTest {
   void aBatchThenEveryPageWalkedBlockingAndAsync() {
     List<Object> operations = new ArrayList<>();
     for (int n = 0; n < 25; n++) operations.add(Map.of("op", "insert", "collection", collection, "data", Map.of("n", n)));
-    var result = client.data().batch(new DataBatchBody(operations, null));
+    var result = client.data().batch(new DataBatchBody(operations));
     assertEquals(25, result.results().size());
     assertTrue(result.results().stream().allMatch(r -> r.status() == 201));
     var params = new DataListParams().limit(10L).sort("n");
@@ -122,7 +122,7 @@ class LiveTest {
     var signedIn = anonymous.auth().signinAsync(new SignInRequest(email, "correct horse battery staple")).join();
     anonymous.setToken(signedIn.token());
     assertEquals(session.user()._id(), anonymous.auth().me().user()._id());
-    var key = anonymous.keys().create(new ApiKeyCreate("reader", List.of("data:read"), null, null, null));
+    var key = anonymous.keys().create(new ApiKeyCreate("reader", List.of("data:read")));
     assertTrue(key.secret().length() > 10);
     assertEquals(List.of("data:read"), key.key().scopes());
     assertTrue(anonymous.keys().list().data().stream().anyMatch(k -> k._id().equals(key.key()._id())));
