@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median, serverWithOneOrder } from './lib/client-vs-raw.mjs';
+import { flavourRows, median, startOrderServer } from './lib/client-vs-raw.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,8 +32,7 @@ if (!opts['skip-build'])
 const work = mkdtempSync(join(tmpdir(), 'dp-bench-go-'));
 const binary = join(work, 'goget');
 execFileSync('go', ['build', '-o', binary, '.'], { cwd: program, stdio: 'inherit' });
-const dataDir = join(work, 'data');
-const server = await serverWithOneOrder(root, dataDir);
+const server = await startOrderServer(root, 'go');
 try {
   const { url, apiKey, id } = server;
   console.log(`Go client vs net/http: ${opts.rounds} rounds of ${opts.seconds} s per target…`);
@@ -84,12 +83,17 @@ function overheadPerCall() {
 }
 
 function render(result, command) {
-  const { raw, client } = result;
-  // Each round's ratio compares two neighbouring measurements, so the machine's drift between rounds cancels.
-  const ratio = median(client.map((value, i) => value / raw[i]));
-  const fmt = (v) => Math.round(v).toLocaleString('en-US');
-  const range = (vs) => `${fmt(Math.min(...vs))}–${fmt(Math.max(...vs))}`;
   const label = `${opts.workers} goroutines`;
+  const flavour = flavourRows({
+    label,
+    rawName: '`pool.Do` + `json.Unmarshal`',
+    clientName: '`c.Data.Get`',
+    raw: result.raw,
+    client: result.client,
+    versus: 'net/http',
+    goal: GOAL,
+  });
+  const fmt = (v) => Math.round(v).toLocaleString('en-US');
   return [
     `## ${TITLE}`,
     '',
@@ -102,10 +106,9 @@ function render(result, command) {
     '',
     '| flavour | target | req/s (median) | range | ÷ net/http |',
     '|---|---|---:|---:|---:|',
-    `| ${label} | \`pool.Do\` + \`json.Unmarshal\` | ${fmt(median(raw))} | ${range(raw)} | 1.00× |`,
-    `| ${label} | \`c.Data.Get\` | ${fmt(median(client))} | ${range(client)} | ${ratio.toFixed(2)}× |`,
+    ...flavour.rows,
     '',
-    `- ${label}: the client reaches ${ratio.toFixed(2)}× raw net/http (goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'not met'}`,
+    flavour.goal,
     '',
     "The client's own cost per call, without network or server (the `GetByID` benchmarks of `packages/sdk-go`, a",
     `transport that answers at once; ${opts.rounds} alternating rounds of 1 s per target, medians): what it adds is a`,

@@ -4,12 +4,11 @@
  * docs/benchmarks.md. Options: --rounds 5 --seconds 3 --threads 4 --tasks 4 --skip-build --out docs/benchmarks.md
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median, serverWithOneOrder } from './lib/client-vs-raw.mjs';
+import { flavourRows, startOrderServer } from './lib/client-vs-raw.mjs';
 import { pythonClientEnvironment } from './lib/python-venv.mjs';
 import { buildPackages, writeSection } from './lib/script.mjs';
 
@@ -30,18 +29,16 @@ const TITLE = 'Python client vs httpx (GET by id on the reference server)';
 if (!opts['skip-build'])
   buildPackages(root, ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server']);
 const python = pythonClientEnvironment(root);
-const dataDir = mkdtempSync(join(tmpdir(), 'dp-bench-python-'));
-const server = await serverWithOneOrder(root, dataDir);
+const server = await startOrderServer(root, 'python');
 try {
-  const { url, apiKey, id } = server;
   console.log(`Python client vs httpx: ${opts.rounds} rounds of ${opts.seconds} s per target and flavour…`);
   const output = execFileSync(
     python,
     [
       join(root, 'bench', 'clients', 'python_get.py'),
-      url,
-      apiKey,
-      id,
+      server.url,
+      server.apiKey,
+      server.id,
       opts.rounds,
       opts.seconds,
       opts.threads,
@@ -57,32 +54,23 @@ try {
   writeSection(root, opts.out, TITLE, markdown);
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
 function render(result, command) {
-  const rows = [];
-  const goals = [];
-  for (const [flavour, label] of [
+  const parts = [
     ['sync', `sync, ${opts.threads} threads`],
     ['async', `async, ${opts.tasks} tasks`],
-  ]) {
-    const raw = result[flavour].httpx;
-    const ours = result[flavour].client;
-    // Each round's ratio compares two neighbouring measurements, so the machine's drift between rounds cancels.
-    const ratio = median(ours.map((value, i) => value / raw[i]));
-    const fmt = (v) => Math.round(v).toLocaleString('en-US');
-    const range = (vs) => `${fmt(Math.min(...vs))}–${fmt(Math.max(...vs))}`;
-    rows.push(
-      `| ${label} | httpx \`pool.get\` + \`.json()\` | ${fmt(median(raw))} | ${range(raw)} | 1.00× |`,
-    );
-    rows.push(
-      `| ${label} | \`client.data.get\` | ${fmt(median(ours))} | ${range(ours)} | ${ratio.toFixed(2)}× |`,
-    );
-    goals.push(
-      `- ${label}: the client reaches ${ratio.toFixed(2)}× raw httpx (goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'not met'}`,
-    );
-  }
+  ].map(([flavour, label]) =>
+    flavourRows({
+      label,
+      rawName: 'httpx `pool.get` + `.json()`',
+      clientName: '`client.data.get`',
+      raw: result[flavour].httpx,
+      client: result[flavour].client,
+      versus: 'httpx',
+      goal: GOAL,
+    }),
+  );
   return [
     `## ${TITLE}`,
     '',
@@ -94,8 +82,8 @@ function render(result, command) {
     '',
     '| flavour | target | req/s (median) | range | ÷ httpx |',
     '|---|---|---:|---:|---:|',
-    ...rows,
+    ...parts.flatMap((part) => part.rows),
     '',
-    ...goals,
+    ...parts.map((part) => part.goal),
   ].join('\n');
 }

@@ -1,10 +1,11 @@
 // `pnpm release:artifacts`: builds every client's local package files into one folder, release/ (or the folder
-// given as the first argument): an npm tarball of each public package, the Python client's wheel and sdist, and
-// the Go client's module source archive.
+// given as the first argument): an npm tarball of each public package, the Python client's wheel and sdist, the
+// Go client's module source archive and the Java client's jars.
 // Each installs from the file alone (README.md, "Installing from the package files").
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -48,6 +49,19 @@ run(python, [
 ]);
 
 goModuleArchive(join(root, 'packages/sdk-go'), out);
+
+// Java: the jar, its sources and javadoc jars, and the pom that names its dependencies, built by Maven (which
+// takes them from Maven Central into ~/.m2 the first time).
+const java = join(root, 'packages/sdk-java');
+run('mvn', ['-B', '-ntp', '-q', '-T1', 'package', '-DskipTests'], java);
+const jarVersion = /<artifactId>dataplatform-sdk<\/artifactId>\s*<version>([^<]+)<\/version>/.exec(
+  readFileSync(join(java, 'pom.xml'), 'utf8'),
+)[1];
+for (const suffix of ['.jar', '-sources.jar', '-javadoc.jar']) {
+  const name = `dataplatform-sdk-${jarVersion}${suffix}`;
+  copyFileSync(join(java, 'target', name), join(out, name));
+}
+copyFileSync(join(java, 'pom.xml'), join(out, `dataplatform-sdk-${jarVersion}.pom`));
 
 console.log(`\nrelease artifacts in ${out}:`);
 for (const file of readdirSync(out).sort()) console.log(`  ${file}`);

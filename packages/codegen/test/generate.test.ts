@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goClient } from '../src/go/index.js';
+import { javaClient } from '../src/java/index.js';
 import type { OpenAPIDocument } from '../src/openapi.js';
 import { operationsOf } from '../src/operations.js';
 import { pythonClient } from '../src/python/index.js';
@@ -24,6 +25,14 @@ function withPauseRoute(): OpenAPIDocument {
     },
   };
   return doc;
+}
+
+/** Every generated file equals the committed one under `dir`. */
+function expectCommitted(files: Map<string, string>, dir: string): void {
+  for (const [name, text] of files) {
+    const committed = readFileSync(join(ROOT, dir, name), 'utf8');
+    expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
+  }
 }
 
 describe('the operations read from openapi.json', () => {
@@ -52,13 +61,7 @@ describe('the operations read from openapi.json', () => {
 
 describe('the Python client generated from it', () => {
   it('is what is committed', () => {
-    for (const [name, text] of pythonClient(load())) {
-      const committed = readFileSync(
-        join(ROOT, 'packages/sdk-python/src/dataplatform/_generated', name),
-        'utf8',
-      );
-      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
-    }
+    expectCommitted(pythonClient(load()), 'packages/sdk-python/src/dataplatform/_generated');
   });
 
   it('gets a method and a resource for a route added to the contract', () => {
@@ -73,10 +76,7 @@ describe('the Python client generated from it', () => {
 
 describe('the Go client generated from it', () => {
   it('is what is committed', () => {
-    for (const [name, text] of goClient(load())) {
-      const committed = readFileSync(join(ROOT, 'packages/sdk-go', name), 'utf8');
-      expect(committed, `${name} is stale: run pnpm codegen`).toBe(text);
-    }
+    expectCommitted(goClient(load()), 'packages/sdk-go');
   });
 
   it('reaches every operation as a method of a resource field', () => {
@@ -104,5 +104,61 @@ describe('the Go client generated from it', () => {
       'func (r *DataResource) List(ctx context.Context, collection string, params *DataListParams, opts ...Option) iter.Seq2[Document, error] {',
     );
     expect(files.get('models_gen.go')).toMatch(/^type ErrorBody struct \{$/m);
+  });
+});
+
+describe('the Java client generated from it', () => {
+  it('is what is committed', () => {
+    expectCommitted(javaClient(load()), 'packages/sdk-java/src/main/java/dev/dataplatform');
+  });
+
+  it('has a method, blocking and async, for every operation', () => {
+    const files = javaClient(load());
+    for (const op of operationsOf(load())) {
+      const resource = files.get(
+        `resources/${op.resource.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('')}Resource.java`,
+      );
+      const name = op.name === 'import' ? 'import_' : op.name;
+      expect(resource, op.id).toContain(` ${name}(`);
+      if (op.result.kind !== 'events') expect(resource, op.id).toContain(` ${name.replace(/_$/, '')}Async(`);
+    }
+  });
+
+  it('gets a method, a resource and a record for a route added to the contract', () => {
+    const doc = load();
+    doc.paths['/api/clusters/{clusterId}/pause'] = {
+      post: {
+        operationId: 'clusters.pause',
+        summary: 'Pause a cluster',
+        parameters: [{ name: 'clusterId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/PauseRequest' } } },
+        },
+        responses: {
+          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+        },
+      },
+    };
+    doc.components.schemas.PauseRequest = {
+      type: 'object',
+      properties: { until: { type: 'string' }, 'drain-first': { type: 'boolean' } },
+      required: ['until'],
+    };
+    const files = javaClient(doc);
+    const clusters = files.get('resources/ClustersResource.java');
+    expect(clusters).toContain(
+      'public Job pause(String clusterId, PauseRequest body, RequestOptions options) {',
+    );
+    expect(clusters).toContain(
+      'public CompletableFuture<Job> pauseAsync(String clusterId, PauseRequest body) {',
+    );
+    expect(files.get('DataPlatformResources.java')).toContain('  public ClustersResource clusters() {');
+    expect(files.get('models/PauseRequest.java')).toContain(
+      '    @JsonProperty("until") String until,\n    @JsonProperty("drain-first") Boolean drainFirst) {',
+    );
+    expect(files.get('models/PauseRequest.java')).toContain(
+      '  public PauseRequest(String until) {\n    this(until, null);\n  }',
+    );
   });
 });
