@@ -189,8 +189,9 @@ function trim(file) {
 /**
  * A PocketBase server over a fresh directory under `work` with `size` seeded orders, checked through its API;
  * resolves with `{ server, headers, size, trim(), seedSeconds }` (the shape of scale-target.mjs's `prepare`).
+ * `fields` are more fields of the collection, beside the orders' (PocketBase drops what its schema lacks).
  */
-export async function preparePocketBase(binary, size, { work, log }) {
+export async function preparePocketBase(binary, size, { work, log, fields = [] }) {
   // pb_data inside a directory of its own, as a user's: PocketBase writes the migration of the new collection
   // into pb_migrations beside pb_data (automigrate, on by default), where another instance must not read it.
   const dir = join(mkdtempSync(join(work, `pocketbase-${size}-`)), 'pb_data');
@@ -199,7 +200,11 @@ export async function preparePocketBase(binary, size, { work, log }) {
     method: 'POST',
     body: { identity: EMAIL, password: PASSWORD },
   });
-  await call(pb.url, '/api/collections', { token, method: 'POST', body: ORDERS });
+  await call(pb.url, '/api/collections', {
+    token,
+    method: 'POST',
+    body: { ...ORDERS, fields: [...ORDERS.fields, ...fields] },
+  });
   const file = join(dir, 'data.db');
   const started = performance.now();
   seed(file, size);

@@ -6,6 +6,7 @@ import type { Storage } from '../storage/types.js';
 import type { SubscriptionRecord } from '../storage/webhooks.js';
 import { iso } from './clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
+import { EventFeed } from './event-feed.js';
 import { type Cursor, EventStream, type StreamConnection, type StreamFormat } from './event-stream.js';
 import type { WebhookService } from './service.js';
 
@@ -42,6 +43,8 @@ export type OpenConnection = (first: string, onClose: () => void) => StreamConne
 /** The open event streams of this instance, so that shutting down can end them. */
 export class EventStreams {
   private readonly open = new Set<EventStream>();
+  /** One feed per subscription with open streams on this instance. */
+  private readonly feeds = new Map<string, EventFeed>();
 
   constructor(
     private readonly storage: Storage,
@@ -104,12 +107,23 @@ export class EventStreams {
       format: asked.format,
       ...(asked.filter ? { filter: asked.filter } : {}),
       floor,
+      feed: this.feedOf(asked.subscriptionId),
       lastEventId: startId ?? lastEventId,
       open: (onClose) => open(first, onClose),
       onClose: () => this.open.delete(stream),
     });
     this.open.add(stream);
     return stream;
+  }
+
+  private feedOf(subscriptionId: string): EventFeed {
+    const open = this.feeds.get(subscriptionId);
+    if (open) return open;
+    const feed = new EventFeed(this.storage, subscriptionId, () => {
+      if (this.feeds.get(subscriptionId) === feed) this.feeds.delete(subscriptionId);
+    });
+    this.feeds.set(subscriptionId, feed);
+    return feed;
   }
 
   /** Where a stream resumed with `lastEventId` starts; null when the id is no (longer a) known point. */
