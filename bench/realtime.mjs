@@ -6,15 +6,14 @@
  *          --out docs/benchmarks.md (--out - prints the section without writing it)
  *          --only reference|pocketbase: one server alone (e.g. to profile it with BENCH_CPU_PROFILE=<file>)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pocketbaseBinary } from './lib/pocketbase.mjs';
+import { setUpBesidePocketBase } from './lib/pocketbase.mjs';
 import { runRealtime } from './lib/realtime.mjs';
 import { renderRealtime } from './lib/realtime-report.mjs';
-import { buildServer, writeSection } from './lib/script.mjs';
+import { writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -38,11 +37,7 @@ for (const [name, value] of Object.entries(settings))
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number of at least 1`);
 process.on('SIGINT', () => process.exit(130));
 
-if (!opts['skip-build']) buildServer(root);
-console.log('PocketBase: building it once from the Go module proxy unless bench/.cache holds it');
-const binary = pocketbaseBinary();
-const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-realtime-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const { binary, work } = setUpBesidePocketBase(root, { skipBuild: opts['skip-build'], name: 'realtime' });
 
 const loadBefore = loadavg()[0];
 const runs = await runRealtime({

@@ -158,6 +158,7 @@ writeFileSync(
       p99: percentile(99),
       max: sorted.length ? sorted[sorted.length - 1] : null,
     },
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     // The receivers' own CPU while events arrived, as a share of one core.
     cpuShare:
       firstEventAt === undefined ? null : (cpu.user + cpu.system) / 1000 / (lastEventAt - firstEventAt || 1),

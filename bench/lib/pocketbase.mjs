@@ -7,13 +7,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { generateOrders, makeOrders } from './data.mjs';
+import { buildServer } from './script.mjs';
 
 export const POCKETBASE_VERSION = '0.36.8';
 const MODULE = 'github.com/pocketbase/pocketbase/examples/base';
@@ -43,6 +45,20 @@ export function pocketbaseBinary() {
   if (built.status !== 0 || !existsSync(binary))
     throw new Error(`PocketBase: go install ${MODULE}@v${POCKETBASE_VERSION} failed:\n${built.stderr}`);
   return binary;
+}
+
+/**
+ * What a script that measures the reference server beside PocketBase does first: builds this checkout's reference
+ * server (unless `skipBuild`) and PocketBase (once), and makes a work directory, removed when the process exits.
+ * Returns `{ binary, work }`.
+ */
+export function setUpBesidePocketBase(root, { skipBuild, name }) {
+  if (!skipBuild) buildServer(root);
+  console.log('PocketBase: building it once from the Go module proxy unless bench/.cache holds it');
+  const binary = pocketbaseBinary();
+  const work = mkdtempSync(join(tmpdir(), `dataplatform-bench-${name}-`));
+  process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+  return { binary, work };
 }
 
 /** The id of the n-th seeded order in PocketBase: 15 characters of [a-z0-9], as its default id pattern wants. */

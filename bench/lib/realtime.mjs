@@ -145,6 +145,7 @@ export async function runTarget(name, options) {
       openSeconds,
       memory: { before, subscribed, peak },
       // Shares of one core over the writes and the delivery of their events.
+      serverCpuSeconds: (cpuTime(processTree(pid)) - serverCpu) / 1e6,
       serverCpu: (cpuTime(processTree(pid)) - serverCpu) / 1e6 / seconds,
       receiversCpu: result.cpuShare,
       others: watch.stop(),
