@@ -50,17 +50,29 @@ function verdicts(reference = [], settings) {
 }
 
 /** A warning when other work took much of the machine during the runs: the figures then measure a shared machine. */
-function contention(runs) {
+function contention(runs, settings) {
   const shares = Object.values(runs)
     .flat()
     .map((run) => run.others)
     .filter((value) => typeof value === 'number');
   if (shares.length === 0 || Math.max(...shares) < 0.25) return '';
+  const costs = (runs.reference ?? [])
+    .map(perThousand)
+    .filter((cell) => cell !== '–')
+    .map(Number);
+  const perSecond = settings.subscribers * settings.rate;
+  const cores = costs.length ? (median(costs) * perSecond) / 1e6 : undefined;
+  const need =
+    cores === undefined
+      ? ''
+      : ` The reference server's ${median(costs).toFixed(2)} ms per 1,000 events (median of the rounds) come to ` +
+        `${cores.toFixed(2)} of a core for ${number(perSecond)} events a second (${cores < 1 ? 'less' : 'more'} ` +
+        'than one core): an estimate, not a measurement; the goals are judged on what was measured.';
   return `
 **Other work took ${share(Math.min(...shares))} to ${share(Math.max(...shares))} of the machine's cores during
 these runs** ("others"): both servers and the receivers got a fraction of a core each, so the latencies and memory
-measure a crowded machine at least as much as the servers. The CPU per 1,000 events does not depend on that: it is
-what the fan-out costs.
+measure a crowded machine at least as much as the servers. The CPU per 1,000 events depends much less on that: it is
+what the fan-out costs.${need}
 `;
 }
 
@@ -101,7 +113,7 @@ default), is raised to ${number(subscribers)} for the run.
   however long other work kept the server waiting for a core.
 
 ${runRows(runs)}
-${contention(runs)}
+${contention(runs, settings)}
 How the reference server fans out (\`packages/server/src/webhooks/event-feed.ts\`): the open streams of a
 collection share one feed, which reads storage once per capture (not once per stream) and hands each new event to
 every stream that has caught up; each event is written as server-sent event text once for all of them; what a
