@@ -6,16 +6,14 @@
  *          --before REV: also the reference server of an earlier commit (checked out into a temporary git worktree,
  *          installed and built there), measured in the same rounds, for its memory and start beside this one's
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pocketbaseBinary } from './lib/pocketbase.mjs';
+import { setUpBesidePocketBase } from './lib/pocketbase.mjs';
 import { pocketbaseStartTimes, referenceStartTimes, runPocketBase } from './lib/pocketbase-bench.mjs';
 import { renderPocketBase } from './lib/pocketbase-report.mjs';
 import { formatResult } from './lib/report.mjs';
-import { buildServer, checkoutRevision, writeSection } from './lib/script.mjs';
+import { checkoutRevision, writeSection } from './lib/script.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -40,11 +38,7 @@ if (sizes.some((size) => !Number.isInteger(size) || size < 100))
   throw new Error('--sizes takes whole numbers of at least 100, e.g. 10000,1000000');
 process.on('SIGINT', () => process.exit(130));
 
-if (!opts['skip-build']) buildServer(root);
-console.log('PocketBase: building it once from the Go module proxy unless bench/.cache holds it');
-const binary = pocketbaseBinary();
-const work = mkdtempSync(join(tmpdir(), 'dataplatform-bench-pocketbase-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const { binary, work } = setUpBesidePocketBase(root, { skipBuild: opts['skip-build'], name: 'pocketbase' });
 const log = (line) => console.log(line);
 
 let before;

@@ -7,13 +7,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { generateOrders, makeOrders } from './data.mjs';
+import { buildServer } from './script.mjs';
 
 export const POCKETBASE_VERSION = '0.36.8';
 const MODULE = 'github.com/pocketbase/pocketbase/examples/base';
@@ -43,6 +45,20 @@ export function pocketbaseBinary() {
   if (built.status !== 0 || !existsSync(binary))
     throw new Error(`PocketBase: go install ${MODULE}@v${POCKETBASE_VERSION} failed:\n${built.stderr}`);
   return binary;
+}
+
+/**
+ * What a script that measures the reference server beside PocketBase does first: builds this checkout's reference
+ * server (unless `skipBuild`) and PocketBase (once), and makes a work directory, removed when the process exits.
+ * Returns `{ binary, work }`.
+ */
+export function setUpBesidePocketBase(root, { skipBuild, name }) {
+  if (!skipBuild) buildServer(root);
+  console.log('PocketBase: building it once from the Go module proxy unless bench/.cache holds it');
+  const binary = pocketbaseBinary();
+  const work = mkdtempSync(join(tmpdir(), `dataplatform-bench-${name}-`));
+  process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+  return { binary, work };
 }
 
 /** The id of the n-th seeded order in PocketBase: 15 characters of [a-z0-9], as its default id pattern wants. */
@@ -189,8 +205,9 @@ function trim(file) {
 /**
  * A PocketBase server over a fresh directory under `work` with `size` seeded orders, checked through its API;
  * resolves with `{ server, headers, size, trim(), seedSeconds }` (the shape of scale-target.mjs's `prepare`).
+ * `fields` are more fields of the collection, beside the orders' (PocketBase drops what its schema lacks).
  */
-export async function preparePocketBase(binary, size, { work, log }) {
+export async function preparePocketBase(binary, size, { work, log, fields = [] }) {
   // pb_data inside a directory of its own, as a user's: PocketBase writes the migration of the new collection
   // into pb_migrations beside pb_data (automigrate, on by default), where another instance must not read it.
   const dir = join(mkdtempSync(join(work, `pocketbase-${size}-`)), 'pb_data');
@@ -199,7 +216,11 @@ export async function preparePocketBase(binary, size, { work, log }) {
     method: 'POST',
     body: { identity: EMAIL, password: PASSWORD },
   });
-  await call(pb.url, '/api/collections', { token, method: 'POST', body: ORDERS });
+  await call(pb.url, '/api/collections', {
+    token,
+    method: 'POST',
+    body: { ...ORDERS, fields: [...ORDERS.fields, ...fields] },
+  });
   const file = join(dir, 'data.db');
   const started = performance.now();
   seed(file, size);

@@ -40,6 +40,19 @@ forEachEngine(
       expect(JSON.parse(last.data!).code).toBe(code);
     };
 
+    /** As `endsWith`, and without waiting for some later check (10 s, as `expectSoon`). */
+    const endsSoon = async (stream: Awaited<ReturnType<typeof watch>>, code: string) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the stream did not end with ${code}`)), 10_000);
+      });
+      try {
+        await Promise.race([endsWith(stream, code), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+
     describe('limits of open change streams', () => {
       it(`answers 429 too_many_streams past ${MAX_STREAMS} open streams of one key, and counts a closed one out`, async () => {
         const { secret } = await createKey();
@@ -108,6 +121,41 @@ forEachEngine(
         const [event] = await open.waitFor(1);
         expect(JSON.parse(event!.data!).documentId).toBe('after-pause');
         open.close();
+      });
+    });
+
+    describe('the change streams of a session', () => {
+      const signIn = async (someone: SignedUp) => {
+        const res = await t.call('POST', '/api/auth/signin', {
+          key: null,
+          body: { email: someone.email, password: someone.password },
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()).token as string;
+      };
+
+      it("end when that session logs out, and the user's other sessions keep theirs", async () => {
+        const someone = await signUp(t);
+        const other = await signIn(someone);
+        const ending = await watch(bearer(someone.token));
+        const kept = await watch(bearer(other));
+        const out = await t.call('POST', '/api/auth/logout', { key: null, headers: bearer(someone.token) });
+        expect(out.status).toBe(200);
+        await endsSoon(ending, 'session_expired');
+        const body = { _id: 'after-logout' };
+        await t.call('POST', '/api/v1/data/watched', { key: null, headers: bearer(other), body });
+        const [event] = await kept.waitFor(1);
+        expect(JSON.parse(event!.data!).documentId).toBe('after-logout');
+        kept.close();
+      });
+
+      it('all end when the user logs out of every session', async () => {
+        const someone = await signUp(t);
+        const other = await signIn(someone);
+        const streams = [await watch(bearer(someone.token)), await watch(bearer(other))];
+        const out = await t.call('POST', '/api/auth/logout-all', { key: null, headers: bearer(other) });
+        expect(out.status).toBe(200);
+        for (const stream of streams) await endsSoon(stream, 'session_expired');
       });
     });
 

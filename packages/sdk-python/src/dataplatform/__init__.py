@@ -1,5 +1,6 @@
 """The dataplatform API client for Python: ``from dataplatform import DataPlatform``."""
 
+from ._changes import ChangeEvent, ChangeStreamGoneError
 from ._client import AsyncDataPlatform, DataPlatform
 from ._errors import (
     APIConnectionError,
@@ -49,6 +50,8 @@ __all__ = [
     "SqlParam",
     "RateLimitInfo",
     "ServerSentEvent",
+    "ChangeEvent",
+    "ChangeStreamGoneError",
     "DataPlatformError",
     "APIError",
     "APIStatusError",

@@ -28,6 +28,9 @@ class EventDecoder:
         """One line without its end; returns an event when the line is the blank one that ends it."""
         if line == "":
             if not self._data and self._event is None:
+                # An id alone (a stream's start point) is still the last event id, as in the HTML standard.
+                if self._id is not None:
+                    self.last_event_id, self._id = self._id, None
                 return None
             event = ServerSentEvent(id=self._id, event=self._event or "message", data="\n".join(self._data))
             if self._id is not None:

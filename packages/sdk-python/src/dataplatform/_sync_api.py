@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Callable, Generator, Iterator, Mapping, Optional
 
 import httpx
 
@@ -107,19 +107,29 @@ class SyncAPIClient(BaseClient):
         query: Optional[Mapping[str, QueryValue]] = None,
         last_event_id: Optional[str] = None,
         options: Optional[RequestOptions] = None,
-    ) -> Iterator[ServerSentEvent]:
-        """GETs a server-sent event stream and yields its events; never retried: resume with ``last_event_id``."""
+        on_open: Optional[Callable[[], None]] = None,
+        on_resume_point: Optional[Callable[[str], None]] = None,
+    ) -> Generator[ServerSentEvent, None, None]:
+        """GETs a server-sent event stream and yields its events; never retried: resume with ``last_event_id``.
+
+        ``on_open`` is called once the server accepted the stream; ``on_resume_point`` with every id the server
+        sends, an event's or one alone (a new stream's start point, to resume from before any event arrives).
+        """
         headers = {"accept": "text/event-stream", "last-event-id": last_event_id}
         opts: RequestOptions = {**(options or {}), "max_retries": 0}
         prepared = self._prepare(
             self._http, "GET", path, query=query, body=NOT_GIVEN, content=None, headers=headers, options=opts
         )
         with self._open(prepared) as response:
+            if on_open is not None:
+                on_open()
             decoder = EventDecoder()
             for line in response.iter_lines():
                 event = decoder.feed(line)
                 if event is not None:
                     yield event
+                elif on_resume_point is not None and line == "" and decoder.last_event_id is not None:
+                    on_resume_point(decoder.last_event_id)
 
     @contextmanager
     def _open(self, prepared: Prepared) -> Iterator[httpx.Response]:

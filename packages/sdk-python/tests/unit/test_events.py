@@ -27,6 +27,17 @@ def test_the_decoder_skips_comments_and_joins_data_lines() -> None:
     assert decoder.last_event_id == "2"
 
 
+def test_an_id_alone_is_a_resume_point_without_an_event() -> None:
+    # A new change stream starts with its start id alone: no event, but where to resume from.
+    decoder = EventDecoder()
+    lines = "retry: 2000\nid: start_2026-01-01T00:00:00.000Z\n\n".split("\n")
+    assert [e for line in lines if (e := decoder.feed(line)) is not None] == []
+    assert decoder.last_event_id == "start_2026-01-01T00:00:00.000Z"
+    assert decoder.feed("data: x") is None
+    event = decoder.feed("")
+    assert event is not None and event.id is None and event.data == "x"
+
+
 @respx.mock
 def test_a_stream_sends_last_event_id_and_yields_events() -> None:
     route = respx.get(URL).respond(200, content=STREAM, headers={"content-type": "text/event-stream"})

@@ -60,17 +60,27 @@ export function openSse(
   });
   reply.raw.write(first);
   let closed = false;
+  // What is written in one go (until the next microtask) leaves as one chunk: a feed hands a page of events to
+  // every stream in turn, and one write per stream costs far less than one per event.
+  let pending = '';
+  const flush = () => {
+    if (pending && !reply.raw.writableEnded) reply.raw.write(pending);
+    pending = '';
+  };
   const heartbeat = setInterval(() => connection.write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);
   const connection: SseConnection = {
     write(text) {
-      if (!closed) reply.raw.write(text);
+      if (closed) return;
+      if (!pending) queueMicrotask(flush);
+      pending += text;
     },
-    buffered: () => reply.raw.writableLength,
+    buffered: () => reply.raw.writableLength + pending.length,
     drained: (ms) => drained(reply.raw, ms),
     end() {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      flush();
       if (!reply.raw.writableEnded) reply.raw.end();
       // What is still buffered waits for the reader, but not for ever.
       if (reply.raw.writableLength > 0) setTimeout(() => reply.raw.destroy(), LINGER_MS).unref();

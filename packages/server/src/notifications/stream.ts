@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EventStream, type StreamFormat } from '../http/event-stream.js';
+import { EventFeeds } from '../http/event-feed.js';
+import { type Cursor, EventStream, type EventSource, type StreamFormat } from '../http/event-stream.js';
 import { openSse, SSE_FORMAT, sseEvent } from '../http/sse.js';
 import { notificationOf } from '../services/notifications.js';
 import type { Notification } from '../storage/notifications.js';
@@ -22,6 +23,8 @@ const NOTIFICATION_SSE: StreamFormat<NotificationEvent> = {
 /** The open notification streams of this instance, so that shutting down can end them. */
 export class NotificationStreams {
   private readonly open = new Set<EventStream<NotificationEvent>>();
+  /** One feed per user with open streams on this instance (a user's tabs share it). */
+  private readonly feeds = new EventFeeds<NotificationEvent>();
 
   constructor(
     private readonly storage: Storage,
@@ -42,20 +45,10 @@ export class NotificationStreams {
     const floor = resumed
       ? { createdAt: resumed.createdAt, id: resumed.id }
       : { createdAt: new Date(this.notifier.now()).toISOString(), id: '' };
+    const source = this.sourceOf(userId);
     const stream: EventStream<NotificationEvent> = new EventStream({
-      source: {
-        page: async (after, limit) =>
-          (await this.storage.notifications.after(userId, after, limit)).map((row) => ({
-            cursor: { createdAt: row.createdAt, id: row.id },
-            eventId: row.id,
-            row,
-          })),
-        // Another instance's notifications are found by the stream's regular look; this instance's wake it at once.
-        onNew: (wake) =>
-          this.notifier.onRaised((user) => {
-            if (user === userId) wake();
-          }),
-      },
+      source,
+      feed: this.feeds.of(userId, () => source),
       format: NOTIFICATION_SSE,
       floor,
       lastEventId: resumed?.id,
@@ -63,6 +56,23 @@ export class NotificationStreams {
       onClose: () => this.open.delete(stream),
     });
     this.open.add(stream);
+  }
+
+  private sourceOf(userId: string): EventSource<NotificationEvent> {
+    return {
+      page: async (after: Cursor, limit: number) =>
+        (await this.storage.notifications.after(userId, after, limit)).map((row) => ({
+          cursor: { createdAt: row.createdAt, id: row.id },
+          eventId: row.id,
+          row,
+        })),
+      // Another instance's notifications are found by the feed's regular look; this instance's wake it at once.
+      onNew: (wake) =>
+        this.notifier.onRaised((user) => {
+          if (user === userId) wake();
+        }),
+      now: () => this.notifier.now(),
+    };
   }
 
   /** Ends every open stream (the server is stopping). */

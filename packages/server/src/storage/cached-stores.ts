@@ -4,6 +4,7 @@ import type { BillingStore } from './billing.js';
 import type { ClusterStore } from './clusters.js';
 import type { EngineKeyStore, KeyOwner, KeyRow, KeyStore, NewKey, StoredKey } from './keys.js';
 import type { RobotStore } from './robots.js';
+import type { SessionStore } from './sessions.js';
 import type { EngineStorage, Storage } from './types.js';
 
 /**
@@ -12,7 +13,7 @@ import type { EngineStorage, Storage } from './types.js';
  */
 export function withAuthCache(engine: EngineStorage): Storage {
   const cache = new AuthCache(engine.authChanges);
-  const { authChanges, keys, accounts, billing, robots, clusters, close, ...stores } = engine;
+  const { authChanges, keys, accounts, billing, robots, clusters, sessions, close, ...stores } = engine;
   return {
     ...stores,
     keys: new CachedKeys(keys, cache),
@@ -32,6 +33,9 @@ export function withAuthCache(engine: EngineStorage): Storage {
       'removeMember',
       'accept',
     ]),
+    // Keys do not depend on sessions, but the change streams of a session end with it: ending sessions is announced
+    // as a change, on every instance, and the streams check their credentials again.
+    sessions: emptyingOn(sessions, cache, ['revoke', 'revokeAll', 'completeReset']),
     onAuthChange: (listener) => cache.onChange(listener),
     async close() {
       await authChanges.close();
@@ -85,7 +89,7 @@ type Methods<T> = {
 }[keyof T];
 
 /** `store` whose methods named in `writes` run through `cache.write`; the others are the store's own. */
-function emptyingOn<T extends AccountStore | BillingStore | RobotStore | ClusterStore>(
+function emptyingOn<T extends AccountStore | BillingStore | RobotStore | ClusterStore | SessionStore>(
   store: T,
   cache: AuthCache,
   writes: readonly Methods<T>[],

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EventFeeds } from '../http/event-feed.js';
 import { type Cursor, EventStream, type StreamConnection, type StreamFormat } from '../http/event-stream.js';
 import { openSse, SSE_FORMAT, sseEvent } from '../http/sse.js';
 import { WEBHOOK_HISTORY_MS } from '../maintenance.js';
@@ -47,6 +48,8 @@ export type OpenConnection = (first: string, onClose: () => void) => StreamConne
 /** The open event streams of this instance, so that shutting down can end them. */
 export class EventStreams {
   private readonly open = new Set<DeliveryStream>();
+  /** One feed per subscription with open streams on this instance. */
+  private readonly feeds = new EventFeeds<StreamedEvent>();
 
   constructor(
     private readonly storage: Storage,
@@ -103,11 +106,13 @@ export class EventStreams {
     // event resumes from there and misses nothing captured meanwhile.
     const startId = resumed ? undefined : `${START}${floor.createdAt}`;
     const first = asked.format.start(startId);
+    const source = {
+      page: (after: Cursor, limit: number) => this.storage.deliveries.stream(asked.subscriptionId, after, limit),
+      onNew: (wake: () => void) => this.storage.deliveries.onCaptured(wake),
+    };
     const stream: DeliveryStream = new EventStream({
-      source: {
-        page: (after, limit) => this.storage.deliveries.stream(asked.subscriptionId, after, limit),
-        onNew: (wake) => this.storage.deliveries.onCaptured(wake),
-      },
+      source,
+      feed: this.feeds.of(asked.subscriptionId, () => source),
       format: asked.format,
       ...(asked.filter ? { filter: asked.filter } : {}),
       floor,

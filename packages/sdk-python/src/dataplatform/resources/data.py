@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import AsyncIterator, Iterator, List, Optional
 
 from typing_extensions import Literal
 
 from .._base import Content
+from .._changes import ChangeEvent, subscribe, subscribe_async
 from .._generated import models as _m
 from .._generated.resources import AsyncDataResource, DataResource
 from .._options import RequestOptions
-from .._query import AsyncQueryBuilder, QueryBuilder
+from .._query import AsyncQueryBuilder, QueryBuilder, SqlParam
 from .collection import AsyncCollection, Collection
 
 ImportFormat = Literal["ndjson", "json", "csv"]
@@ -38,6 +39,24 @@ class Data(DataResource):
     def collection(self, name: str) -> Collection:
         """A handle on one collection: ``client.data.collection("orders").get(id)``."""
         return Collection(self, name)
+
+    def subscribe(
+        self,
+        collection: str,
+        *,
+        where: Optional[str] = None,
+        params: Optional[List[SqlParam]] = None,
+        since: Optional[str] = None,
+        options: Optional[RequestOptions] = None,
+    ) -> Iterator[ChangeEvent]:
+        """The collection's changes as they happen, reconnecting and resuming by itself after every drop.
+
+        ``for change in client.data.subscribe("orders", where="status = ?", params=["paid"]): ...``; each change is
+        the event a webhook receiver gets (``id``, ``type``, ``documentId``, ``data``…). ``since`` starts after a
+        change's ``id`` kept from before (default: changes from now on). ``ChangeStreamGoneError`` when the server
+        no longer keeps that event; a bad filter or a refused key raise their APIError.
+        """
+        return subscribe(self._client, collection, where=where, params=params, since=since, options=options)
 
     def import_(
         self,
@@ -79,6 +98,18 @@ class AsyncData(AsyncDataResource):
     def collection(self, name: str) -> AsyncCollection:
         """A handle on one collection: ``await client.data.collection("orders").get(id)``."""
         return AsyncCollection(self, name)
+
+    def subscribe(
+        self,
+        collection: str,
+        *,
+        where: Optional[str] = None,
+        params: Optional[List[SqlParam]] = None,
+        since: Optional[str] = None,
+        options: Optional[RequestOptions] = None,
+    ) -> AsyncIterator[ChangeEvent]:
+        """The collection's changes as they happen, as ``DataPlatform.data.subscribe``: ``async for change in …``."""
+        return subscribe_async(self._client, collection, where=where, params=params, since=since, options=options)
 
     async def import_(
         self,
