@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EventFeeds } from '../http/event-feed.js';
-import { type Cursor, EventStream, type EventSource, type StreamFormat } from '../http/event-stream.js';
+import { type Cursor, type EventSource, EventStream, type StreamFormat } from '../http/event-stream.js';
 import { openSse, SSE_FORMAT, sseEvent } from '../http/sse.js';
 import { notificationOf } from '../services/notifications.js';
 import type { Notification } from '../storage/notifications.js';

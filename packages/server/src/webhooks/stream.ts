@@ -107,7 +107,8 @@ export class EventStreams {
     const startId = resumed ? undefined : `${START}${floor.createdAt}`;
     const first = asked.format.start(startId);
     const source = {
-      page: (after: Cursor, limit: number) => this.storage.deliveries.stream(asked.subscriptionId, after, limit),
+      page: (after: Cursor, limit: number) =>
+        this.storage.deliveries.stream(asked.subscriptionId, after, limit),
       onNew: (wake: () => void) => this.storage.deliveries.onCaptured(wake),
     };
     const stream: DeliveryStream = new EventStream({
