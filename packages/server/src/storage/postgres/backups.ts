@@ -56,6 +56,13 @@ export class PostgresBackups implements BackupStore {
     return result.count > 0;
   }
 
+  async documentCount(clusterId: string): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`
+      SELECT COALESCE(SUM(cc.n), 0)::float8 AS n FROM collection_counters cc
+      JOIN collections c ON c.id = cc.collection_id WHERE c.cluster_id = ${clusterId}`;
+    return row!.n;
+  }
+
   async snapshot<T>(clusterId: string, read: (reader: SnapshotReader) => Promise<T>): Promise<T> {
     // Every statement of a REPEATABLE READ transaction sees the snapshot its first statement took.
     return this.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
@@ -129,6 +136,10 @@ export class PostgresBackups implements BackupStore {
       }
       return { collections, documents };
     }) as Promise<{ collections: number; documents: number }>;
+  }
+
+  async cleanUp(): Promise<void> {
+    // A restore is one transaction: a crash leaves nothing behind.
   }
 }
 
