@@ -22,8 +22,9 @@ async function* linesOf(open: OpenArchive, fileHash: Hash): AsyncGenerator<strin
     },
   });
   // gunzip reads every byte it is given (a second gzip member or trailing bytes too, or fails on them), so once
-  // the lines ended the hash has seen the whole file.
-  const source = raw.pipe(hashing).pipe(createGunzip({ chunkSize: 256 * 1024 }));
+  // the lines ended the hash has seen the whole file. Chunks of 64 KiB: their strings are young objects that the
+  // scavenger frees, where chunks of 256 KiB went to the large-object space and waited for a full collection.
+  const source = raw.pipe(hashing).pipe(createGunzip({ chunkSize: 64 * 1024 }));
   // A read error of the storage ends the lines with it.
   raw.once('error', (error) => source.destroy(error));
   try {
