@@ -166,11 +166,11 @@ Produced by \`pnpm bench:backups${args ? ` ${args}` : ''}\` on ${new Date().toIS
 ${number(documents)} orders (the seeded rows of the other benchmarks) in one collection of the reference server
 from the build, backed up (\`POST /api/backups\`, until the backup is \`succeeded\`) and restored into the same
 cluster (\`POST /api/backups/{id}/restore\`, until its job ended), each timed over HTTP from the request to the
-end of the job; before them, in the same run, the engine's own tools on the same database as seeded. Memory is the peak resident
-memory (RSS) of the server process during its job (the server idles at about the figure in the note below), or
-of the tool's process, and its anonymous part (\`RssAnon\`: what the process allocated; the rest is file-backed,
-mostly the database pages SQLite's mmap reads, which the kernel can drop). Archive sizes: the gzip archive, the
-custom-format dump, the SQLite copy.
+end of the job; before them, in the same run, the engine's own tools on the same database as seeded. Memory is
+the peak resident memory (RSS) of the server process during its job (the server idles at about the figure in the
+note below), or of the tool's process, and its anonymous part (\`RssAnon\`: what the process allocated; the
+rest is file-backed, mostly the database pages SQLite's mmap reads, which the kernel can drop). Archive sizes:
+the gzip archive, the custom-format dump, the SQLite copy.
 
 | engine | tool | backup s | docs/s | peak MiB RSS / anon | restore s | docs/s | peak MiB RSS / anon | archive MiB |
 |---|---|---:|---:|---:|---:|---:|---:|---:|
