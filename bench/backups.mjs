@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -72,6 +72,8 @@ async function serverJob(pid, start, ended) {
   return { seconds, peak: (await memory.stop()) ?? NO_MEMORY };
 }
 
+/** The machine's 1-minute load average at the start and the end: the figures move with it. */
+const loads = [loadavg()[0]];
 const pg = engines.includes('postgres') ? await startPostgres(bin) : null;
 const rows = [];
 try {
@@ -88,6 +90,38 @@ try {
           body: JSON.stringify({ email: credentials.email, password: credentials.password }),
         })
       ).json();
+      let native;
+      // The engine's own tools first, on the database as seeded: a restore of the server leaves the replaced
+      // documents' pages free in the SQLite file, which `.backup` would copy too.
+      if (engine === 'postgres') {
+        const source = target.databaseUrl;
+        const dump = join(work, 'orders.dump');
+        const nativeBackup = await timed(join(bin, 'pg_dump'), ['-Fc', '-f', dump, source]);
+        const copy = await pg.createDatabase('bench_restore');
+        const nativeRestore = await timed(join(bin, 'pg_restore'), ['-d', copy, dump]);
+        native = {
+          engine,
+          tool: 'pg_dump -Fc / pg_restore',
+          backup: nativeBackup,
+          restore: nativeRestore,
+          bytes: statSync(dump).size,
+        };
+      } else {
+        const file = join(target.dataDir, 'dataplatform.sqlite');
+        const copy = join(work, 'copy.sqlite');
+        const nativeBackup = await timed('sqlite3', [file, `.backup '${copy}'`]);
+        const nativeRestore = await timed('sqlite3', [join(work, 'restored.sqlite'), `.restore '${copy}'`]);
+        native = {
+          engine,
+          tool: 'sqlite3 .backup / .restore',
+          backup: nativeBackup,
+          restore: nativeRestore,
+          bytes: statSync(copy).size,
+        };
+      }
+      console.log(
+        `  native: backup ${native.backup.seconds.toFixed(2)} s, restore ${native.restore.seconds.toFixed(2)} s`,
+      );
       const idle = residentMemory([target.server.pid]) ?? NO_MEMORY;
       let backupId;
       const backup = await serverJob(
@@ -107,39 +141,9 @@ try {
           return job.status === 'succeeded';
         },
       );
-      rows.push({ engine, tool: 'dataplatform', backup, restore, bytes: written.sizeBytes, idle });
+      rows.push({ engine, tool: 'dataplatform', backup, restore, bytes: written.sizeBytes, idle }, native);
       console.log(
         `  dataplatform: backup ${backup.seconds.toFixed(2)} s, restore ${restore.seconds.toFixed(2)} s`,
-      );
-
-      if (engine === 'postgres') {
-        const source = target.databaseUrl;
-        const dump = join(work, 'orders.dump');
-        const nativeBackup = await timed(join(bin, 'pg_dump'), ['-Fc', '-f', dump, source]);
-        const copy = await pg.createDatabase('bench_restore');
-        const nativeRestore = await timed(join(bin, 'pg_restore'), ['-d', copy, dump]);
-        rows.push({
-          engine,
-          tool: 'pg_dump -Fc / pg_restore',
-          backup: nativeBackup,
-          restore: nativeRestore,
-          bytes: statSync(dump).size,
-        });
-      } else {
-        const file = join(target.dataDir, 'dataplatform.sqlite');
-        const copy = join(work, 'copy.sqlite');
-        const nativeBackup = await timed('sqlite3', [file, `.backup '${copy}'`]);
-        const nativeRestore = await timed('sqlite3', [join(work, 'restored.sqlite'), `.restore '${copy}'`]);
-        rows.push({
-          engine,
-          tool: 'sqlite3 .backup / .restore',
-          backup: nativeBackup,
-          restore: nativeRestore,
-          bytes: statSync(copy).size,
-        });
-      }
-      console.log(
-        `  native: backup ${rows.at(-1).backup.seconds.toFixed(2)} s, restore ${rows.at(-1).restore.seconds.toFixed(2)} s`,
       );
     } finally {
       await target.server.stop();
@@ -149,6 +153,7 @@ try {
   await pg?.stop();
 }
 
+loads.push(loadavg()[0]);
 const rate = (seconds) => number(documents / seconds);
 const table = rows.map((r) => {
   const memory = (m) => `${number(m.peak.rss / MIB)} / ${number(m.peak.anon / MIB)}`;
@@ -161,16 +166,17 @@ Produced by \`pnpm bench:backups${args ? ` ${args}` : ''}\` on ${new Date().toIS
 ${number(documents)} orders (the seeded rows of the other benchmarks) in one collection of the reference server
 from the build, backed up (\`POST /api/backups\`, until the backup is \`succeeded\`) and restored into the same
 cluster (\`POST /api/backups/{id}/restore\`, until its job ended), each timed over HTTP from the request to the
-end of the job; then the engine's own tools on the same database in the same run. Memory is the peak resident
-memory (RSS) of the server process during its job (the server idles at about the figure in the note below), or
-of the tool's process, and its anonymous part (\`RssAnon\`: what the process allocated; the rest is file-backed,
-mostly the database pages SQLite's mmap reads, which the kernel can drop). Archive sizes: the gzip archive, the
-custom-format dump, the SQLite copy.
+end of the job; before them, in the same run, the engine's own tools on the same database as seeded. Memory is
+the peak resident memory (RSS) of the server process during its job (the server idles at about the figure in the
+note below), or of the tool's process, and its anonymous part (\`RssAnon\`: what the process allocated; the
+rest is file-backed, mostly the database pages SQLite's mmap reads, which the kernel can drop). Archive sizes:
+the gzip archive, the custom-format dump, the SQLite copy.
 
 | engine | tool | backup s | docs/s | peak MiB RSS / anon | restore s | docs/s | peak MiB RSS / anon | archive MiB |
 |---|---|---:|---:|---:|---:|---:|---:|---:|
 ${table.join('\n')}
 
+Load average (1 min) at the start and the end of the run: ${loads.map((load) => load.toFixed(1)).join(' and ')}.
 Server RSS before the backups: ${rows
   .filter((r) => r.idle)
   .map((r) => `${r.engine} ${number(r.idle.rss / MIB)} MiB (${number(r.idle.anon / MIB)} anon)`)

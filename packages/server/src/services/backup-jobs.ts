@@ -1,11 +1,11 @@
 import { MAX_INDEXES_PER_COLLECTION } from '@dataplatform/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Notifier } from '../notifications/notifier.js';
-import type { BackupRow } from '../storage/backups.js';
+import type { BackupRow, RestoreEntry } from '../storage/backups.js';
 import type { JobRecord } from '../storage/jobs.js';
 import type { Storage } from '../storage/types.js';
-import { InvalidArchive, writeArchive } from './backup-archive.js';
-import { restoreEntries, verifyArchive } from './backup-archive-read.js';
+import { InvalidArchive, type OpenArchive, writeArchive } from './backup-archive.js';
+import { type ArchiveSummary, fileChecksum, restoreEntries } from './backup-archive-read.js';
 import { ArchiveMissing, type ArchiveStorage } from './backup-storage.js';
 import { nextId } from './document-operations.js';
 import { JobRunner, newJobRecord } from './job-runner.js';
@@ -14,17 +14,20 @@ import type { SchemaGuards } from './schema-guards.js';
 /** How often a backup saves its progress (and so learns of a cancel); well under `STALE_JOB_MS`. */
 const SAVE_EVERY_MS = 1000;
 
-/** Thrown inside a backup's snapshot when its job was cancelled (its save refused). */
+/** Thrown inside a backup's snapshot or a restore's entries when its job was cancelled (its save refused). */
 class Stopped extends Error {}
 
 /**
  * Runs backups and restores in the background. A backup reads one snapshot of its cluster and streams it to its
- * archive (a file of the data directory, or an S3 object); a restore checks the archive, swaps the target's collections in one transaction,
- * then builds the archive's indexes. A starting server runs the jobs a stop left unfinished again from their
+ * archive (a file of the data directory, or an S3 object); a restore reads the archive once, the storage writing
+ * its documents while it is checked, swaps them in for the target's collections at once, then builds the
+ * archive's indexes. A starting server runs the jobs a stop left unfinished again from their
  * start (on PostgreSQL, those no instance saved for `STALE_JOB_MS`): a backup takes a new snapshot, and a
  * restore, which changed nothing or everything, swaps again.
  */
 export class BackupJobs extends JobRunner {
+  private cleaning: Promise<void> | undefined;
+
   constructor(
     storage: Storage,
     private readonly guards: SchemaGuards,
@@ -56,6 +59,20 @@ export class BackupJobs extends JobRunner {
     const job = newJobRecord('backup', `job_${suffix}`, clusterId, input);
     await this.storage.jobs.create(job);
     return { row, run: this.start(job) };
+  }
+
+  /** Takes up unfinished jobs; first, in the background, removes what restores stopped by a crash left behind. */
+  override async resumeUnfinished(): Promise<void> {
+    if (!this.cleaning)
+      this.cleaning = this.storage.backups
+        .cleanUp()
+        .catch((error: unknown) => this.log.error({ err: error }, 'clean-up of stopped restores failed'));
+    await super.resumeUnfinished();
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.cleaning;
   }
 
   /** Deletes the backup's record and its archive; false when there was no record. */
@@ -139,23 +156,24 @@ export class BackupJobs extends JobRunner {
       return;
     }
     const open = () => this.archives.open(backupId);
-    let archive: Awaited<ReturnType<typeof verifyArchive>>;
+    const total = backup.documentCount;
+    if (!(await this.save(job, { progress: { done: 0, total } }))) return;
+    // The archive is read once: the storage writes the entries as they come, and the checks that end the
+    // iteration (counts, the manifest's SHA-256, the file's checksum) throw before it swaps anything in.
+    const archive: ArchiveSummary = { collections: [], manifest: null };
+    let swapped: { collections: number; documents: number };
     try {
-      archive = await verifyArchive(open, backup.checksum);
+      swapped = await this.storage.backups.replaceCollections(
+        target,
+        this.saving(job, restoreEntries(open, backup.checksum, archive)),
+      );
     } catch (error) {
-      const reason =
-        error instanceof InvalidArchive
-          ? error.message
-          : error instanceof ArchiveMissing
-            ? 'The archive file is missing'
-            : null;
+      if (error instanceof Stopped) return;
+      const reason = await invalidReason(error, open, backup.checksum);
       if (reason === null) throw error;
       await this.finish(job, { failure: { code: 'invalid_archive', message: reason } });
       return;
     }
-    const total = archive.manifest.documents;
-    if (!(await this.save(job, { progress: { done: 0, total } }))) return;
-    const swapped = await this.storage.backups.replaceCollections(target, restoreEntries(open));
     for (const collection of archive.collections) this.guards.forget(target, collection.name);
     let indexes = 0;
     const failures: string[] = [];
@@ -196,6 +214,24 @@ export class BackupJobs extends JobRunner {
     });
   }
 
+  /**
+   * The entries, passed on; every `SAVE_EVERY_MS` the documents so far are saved as the job's progress, and a
+   * cancel (the save refused) or a closing server throws `Stopped`, so the storage drops what it wrote.
+   */
+  private async *saving(job: JobRecord, entries: AsyncIterable<RestoreEntry>): AsyncGenerator<RestoreEntry> {
+    let documents = 0;
+    let lastSave = Date.now();
+    for await (const entry of entries) {
+      if (entry.type === 'document' && ++documents % 1000 === 0 && Date.now() - lastSave >= SAVE_EVERY_MS) {
+        if (this.closed) throw new Stopped();
+        lastSave = Date.now();
+        if (!(await this.save(job, { progress: { done: documents, total: job.progress?.total ?? null } })))
+          throw new Stopped();
+      }
+      yield entry;
+    }
+  }
+
   /** Marks the backup failed and tells its cluster's owner (a backup cancelled on purpose is not news). */
   private async failBackup(backupId: string, cancelled = false): Promise<void> {
     const backup = await this.storage.backups.find(backupId);
@@ -210,4 +246,21 @@ export class BackupJobs extends JobRunner {
         data: { backupId, clusterId: backup.clusterId },
       });
   }
+}
+
+/**
+ * Why a restore's error means its archive cannot be restored, or null when it does not: the checks of the
+ * archive, a missing file, or (for an error of the storage, say invalid JSON refused) a file that no longer
+ * matches its checksum.
+ */
+async function invalidReason(
+  error: unknown,
+  open: OpenArchive,
+  checksum: string | null,
+): Promise<string | null> {
+  if (error instanceof InvalidArchive) return error.message;
+  if (error instanceof ArchiveMissing) return 'The archive file is missing';
+  if (checksum === null) return null;
+  const actual = await fileChecksum(open).catch(() => null);
+  return actual === checksum ? null : 'The archive does not match its checksum: it was changed or cut short';
 }

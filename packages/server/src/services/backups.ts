@@ -70,11 +70,8 @@ export class BackupService {
   async create(caller: BackupCaller, clusterId: string | undefined) {
     const cluster = await this.clusterOf(caller, clusterId, 'backups');
     const { row, run } = await this.jobs.begin(cluster);
-    const size = (await this.storage.schema.collections(cluster)).reduce(
-      (sum, c) => sum + Number(c.documentCount),
-      0,
-    );
-    if (size > AT_ONCE) return backupOf(row);
+    // The collections' counts alone: `schema.collections` also sums the documents' sizes, reading every one.
+    if ((await this.storage.backups.documentCount(cluster)) > AT_ONCE) return backupOf(row);
     await run;
     return backupOf((await this.storage.backups.find(row.id)) ?? row);
   }

@@ -53,18 +53,25 @@ export interface BackupStore {
   update(row: BackupRow): Promise<boolean>;
   /** Removes the record; false when there was none. */
   delete(id: string): Promise<boolean>;
+  /** The documents of the cluster, from the collections' counts (no document is read). */
+  documentCount(clusterId: string): Promise<number>;
   /**
    * Runs `read` over one consistent snapshot of the database (SQLite: one read transaction on a connection of its
    * own; PostgreSQL: a REPEATABLE READ, READ ONLY transaction), so writes that go on meanwhile are not seen.
    */
   snapshot<T>(clusterId: string, read: (reader: SnapshotReader) => Promise<T>): Promise<T>;
   /**
-   * In one transaction: for every collection the entries name, removes the cluster's documents and validator of
-   * that collection, then writes the entries' validators and documents (with the collections' counts). Either all
-   * of it is done or none of it. An entry's collection line comes before its documents.
+   * Atomically: for every collection the entries name, replaces the cluster's documents and validator of that
+   * collection by the entries' (with the collections' counts). Either all of it is done or none of it, and none of
+   * it before the entries ended: an iteration that throws (a check of the archive) changes nothing. An entry's
+   * collection line comes before its documents. SQLite writes the documents as they come under hidden collection
+   * rows and swaps the rows at the end (the collections' indexes go with the rows they replaced: the caller
+   * builds them again); PostgreSQL writes them in one transaction.
    */
   replaceCollections(
     clusterId: string,
     entries: AsyncIterable<RestoreEntry>,
   ): Promise<{ collections: number; documents: number }>;
+  /** Removes what restores stopped by a crash left behind (SQLite's hidden rows); call once at start. */
+  cleanUp(): Promise<void>;
 }
