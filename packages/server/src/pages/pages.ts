@@ -11,6 +11,7 @@ function layout(title: string, attributes: Record<string, string>, main: string)
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="/dashboard/mark.svg" type="image/svg+xml">
 <title>${escapeHtml(title)} · dataplatform</title>
 </head>
 <body${data}>

@@ -1,0 +1,6 @@
+import { PageHeader } from '../ui/page.js';
+
+/** Placeholder until this area's page lands. */
+export default function Page() {
+  return <PageHeader title="Backups" intro="This page is not built yet." />;
+}
