@@ -74,8 +74,23 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   });
 }
 
-/** Waits until the page's main heading says `title` and nothing on it is still loading. */
+/** Waits until the page's main heading says `title` and nothing on it is still loading (in a test or a hook). */
 export async function pageReady(page: Page, title: string) {
-  await expect.poll(() => page.locator('main h1').first().textContent(), { timeout: 15_000 }).toBe(title);
-  await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0);
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await page.locator('main h1').filter({ hasText: exact }).waitFor();
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
 }
+
+/** A watched page signed in to the dashboard as the development account, on the overview. */
+export async function signedInDashboard(browser: Browser, t: TestServer) {
+  const watched = await watchedPage(browser);
+  await watched.page.goto(`${t.url}/dashboard`);
+  await watched.page.waitForURL(/\/login\?/);
+  await signInThroughLogin(watched.page, t, /\/dashboard$/);
+  await pageReady(watched.page, 'Overview');
+  const token = await watched.page.evaluate(() => sessionStorage.getItem('dataplatform.session'));
+  return { ...watched, token: token! };
+}
+
+/** The text of the page's polite status line (what the last action reported). */
+export const statusText = (page: Page) => page.getByRole('status').first().textContent();

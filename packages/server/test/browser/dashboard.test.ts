@@ -124,6 +124,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard in Chromium', ()
 
     await page.getByRole('button', { name: `Edit document ${id}` }).click();
     const editor = page.getByLabel('Document (JSON)');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(JSON.parse(await editor.inputValue())).toEqual({ item: 'brush', qty: 999 });
     await editor.fill('{ "item": "brush", "qty": 1000, "colour": "red" }');
     await page.getByRole('button', { name: 'Save document' }).click();
@@ -182,6 +183,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard in Chromium', ()
     });
     await expect.poll(() => usage.locator('tbody tr').count()).toBe(3);
     expect(await usage.locator('tbody').textContent()).toContain('GET /api/v1/data/orders');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel('Outcome').selectOption('denied');
     await expect.poll(() => usage.locator('tbody tr').first().textContent()).toContain('denied');
 
