@@ -1,6 +1,0 @@
-import { PageHeader } from '../ui/page.js';
-
-/** Placeholder until this area's page lands. */
-export default function Page() {
-  return <PageHeader title="Functions" intro="This page is not built yet." />;
-}
