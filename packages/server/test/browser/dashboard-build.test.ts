@@ -32,7 +32,10 @@ afterAll(async () => {
 });
 
 const session = async (path: string) =>
-  (await fetch(`${t.url}${path}`, { headers: bearer(token) })).json() as Promise<{ data?: unknown[]; plan?: string }>;
+  (await fetch(`${t.url}${path}`, { headers: bearer(token) })).json() as Promise<{
+    data?: unknown[];
+    plan?: string;
+  }>;
 const table = (caption: string) =>
   page.locator('table', { has: page.locator('caption', { hasText: caption }) });
 const confirm = (name: string) => page.getByRole('dialog').getByRole('button', { name }).click();
