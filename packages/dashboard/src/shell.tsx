@@ -5,6 +5,7 @@ import { useSession } from './context.js';
 import { href, onLinkClick, useRoute } from './router.js';
 import { forgetSession } from './session.js';
 import { applyTheme, storedTheme, systemTheme, type Theme } from './theme.js';
+import { Bell } from './ui/bell.js';
 import { Mark } from './ui/mark.js';
 
 function ThemeToggle() {
@@ -98,7 +99,7 @@ export function Shell() {
         <ClusterPicker />
         <div class="topbar-end">
           <a class="notifications-link" href={href('/notifications')} onClick={onLinkClick}>
-            <span aria-hidden="true">🔔</span>
+            <Bell />
             <span class="visually-hidden">Notifications</span>
             {session.unread > 0 ? (
               <span class="badge" data-testid="unread-badge">

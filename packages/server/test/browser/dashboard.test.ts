@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../helpers.js';
@@ -49,6 +51,30 @@ afterAll(async () => {
   await browser?.close();
   await t?.stop();
 });
+
+/** The pictures docs/dashboard.md shows: the main pages in light, two in dark, one on a phone. */
+const SCREENSHOTS = new Set([
+  'overview-light',
+  'documents-light',
+  'keys-light',
+  'webhooks-light',
+  'metrics-light',
+  'notifications-light',
+  'documents-dark',
+  'metrics-dark',
+  'documents-phone',
+]);
+
+/**
+ * With DASHBOARD_SCREENSHOTS=1 the run saves what it shows into docs/dashboard/ (docs/dashboard.md shows them);
+ * otherwise it writes nothing.
+ */
+async function screenshot(shown: Page, name: string) {
+  if (!process.env.DASHBOARD_SCREENSHOTS || !SCREENSHOTS.has(name)) return;
+  const dir = fileURLToPath(new URL('../../../../docs/dashboard/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  await shown.screenshot({ path: `${dir}${name}.png` });
+}
 
 const api = (path: string, key: string) => fetch(`${t.url}${path}`, { headers: { 'x-api-key': key } });
 
@@ -209,10 +235,43 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard in Chromium', ()
         await page.goto(`${t.url}/dashboard${path}`);
         await pageReady(page, title);
         expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+        await screenshot(page, `${path.split('/')[1] || 'overview'}-${scheme}`);
       }
     },
     180_000,
   );
+
+  it('fits a phone: the navigation folds behind the menu button, and nothing scrolls sideways', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${t.url}/dashboard/documents/orders`);
+    await pageReady(page, 'Documents');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await page.getByRole('navigation', { name: 'Areas' }).isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(page, 'documents-phone');
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'API keys' }).click();
+    await pageReady(page, 'API keys');
+    expect(await page.getByRole('navigation', { name: 'Areas' }).isVisible()).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 60_000);
+
+  it('keeps the theme the user picks over the system one', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${t.url}/dashboard`);
+    await pageReady(page, 'Overview');
+    await page.getByRole('button', { name: 'Use the dark theme' }).click();
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await background()).toBe('rgb(15, 17, 21)');
+    await page.reload();
+    await pageReady(page, 'Overview');
+    expect(await background()).toBe('rgb(15, 17, 21)');
+    await page.getByRole('button', { name: 'Use the light theme' }).click();
+    expect(await background()).toBe('rgb(246, 247, 249)');
+  }, 60_000);
 
   it('logged no console errors and no uncaught exceptions on any page', () => {
     expect(errors).toEqual([]);

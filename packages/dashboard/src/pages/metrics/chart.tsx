@@ -16,7 +16,14 @@ const cssValue = (name: string) => getComputedStyle(document.documentElement).ge
  * A time-series chart drawn by uPlot on a canvas. Canvas is invisible to screen readers, so every chart has a
  * caption and the same numbers as a table (`MetricTable`) beside it.
  */
-export function Chart(props: { title: string; times: number[]; lines: Line[]; unit: string }) {
+export function Chart(props: {
+  title: string;
+  times: number[];
+  lines: Line[];
+  unit: string;
+  /** The time range shown, in Unix seconds, whatever the points cover. */
+  range: [number, number];
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -34,6 +41,7 @@ export function Chart(props: { title: string; times: number[]; lines: Line[]; un
         ],
         axes: [axis, { ...axis, label: props.unit, labelGap: 4 }],
         legend: { show: true },
+        scales: { x: { time: true, range: () => props.range } },
       },
       [props.times, ...props.lines.map((line) => line.values)],
       element,
@@ -44,7 +52,7 @@ export function Chart(props: { title: string; times: number[]; lines: Line[]; un
       removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [props.times, props.lines, props.unit]);
+  }, [props.times, props.lines, props.unit, props.range]);
   return (
     <figure class="panel">
       <figcaption>

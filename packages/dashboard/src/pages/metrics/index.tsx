@@ -30,15 +30,16 @@ export default function Metrics() {
   const { client, clusterId } = useSession();
   const [range, setRange] = useState('day');
   const chosen = RANGES[range]!;
-  const metrics = useLoad(() => {
+  const metrics = useLoad(async () => {
     const to = new Date();
     const from = new Date(to.getTime() - chosen.hours * 3_600_000);
-    return client.metrics.get({
+    const answer = await client.metrics.get({
       clusterId,
       interval: chosen.interval,
       from: from.toISOString(),
       to: to.toISOString(),
     });
+    return { ...answer, range: [from.getTime() / 1000, to.getTime() / 1000] as [number, number] };
   }, [client, clusterId, range]);
   const series = metrics.data?.series ?? [];
   const charts = useMemo(() => {
@@ -79,9 +80,27 @@ export default function Metrics() {
       {metrics.data && series.length === 0 ? <p class="panel">No requests in this range yet.</p> : null}
       {series.length > 0 ? (
         <>
-          <Chart title="Requests and errors" unit="requests" times={charts.times} lines={charts.requests} />
-          <Chart title="Latency" unit="ms" times={charts.times} lines={charts.latency} />
-          <Chart title="Traffic" unit="bytes" times={charts.times} lines={charts.traffic} />
+          <Chart
+            range={metrics.data!.range}
+            title="Requests and errors"
+            unit="requests"
+            times={charts.times}
+            lines={charts.requests}
+          />
+          <Chart
+            range={metrics.data!.range}
+            title="Latency"
+            unit="ms"
+            times={charts.times}
+            lines={charts.latency}
+          />
+          <Chart
+            range={metrics.data!.range}
+            title="Traffic"
+            unit="bytes"
+            times={charts.times}
+            lines={charts.traffic}
+          />
           <details class="panel">
             <summary>The numbers as a table</summary>
             <DataTable
