@@ -12,9 +12,11 @@ function layout(title: string, attributes: Record<string, string>, main: string)
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="/dashboard/mark.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/pages.css">
 <title>${escapeHtml(title)} · dataplatform</title>
 </head>
 <body${data}>
+<a class="brand" href="/dashboard"><img src="/dashboard/mark.svg" alt=""><span>dataplatform</span></a>
 <main>
 ${main}
 <p id="status" role="status" aria-live="polite"></p>

@@ -82,6 +82,9 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard in Chromium', ()
   it('sends a visitor to sign in and back to the page they asked for', async () => {
     await page.goto(`${t.url}/dashboard/documents/orders`);
     await page.waitForURL(`${t.url}/login?redirect_to=%2Fdashboard`);
+    // The sign-in page takes the dashboard's look, and passes the same check.
+    expect(await page.locator('.brand').textContent()).toBe('dataplatform');
+    expect(await seriousViolations(page)).toEqual([]);
     await signInThroughLogin(page, t, /\/dashboard\/documents\/orders$/);
     expect(page.url()).not.toContain('token');
     await pageReady(page, 'Documents');
