@@ -83,6 +83,7 @@ export function accountPage(): string {
     { page: 'account' },
     `<h1>Your account</h1>
 <p>Signed in as <strong id="who">…</strong></p>
+<p><a href="/dashboard">Open the dashboard</a></p>
 <h2>Passkeys (<span id="passkey-count">0</span>)</h2>
 <ul id="passkeys"></ul>
 <form id="add-passkey-form">
