@@ -1,3 +1,4 @@
+import { cpSync, existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 // The server's own dependencies that are loaded on first use (src/lazy.ts), native or read files beside their own
@@ -50,4 +51,11 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The dashboard's build (packages/dashboard, built first by turbo) ships inside the server's: dist/dashboard/.
+  async onSuccess() {
+    const built = new URL('../dashboard/dist/', import.meta.url);
+    if (!existsSync(built))
+      throw new Error('packages/dashboard/dist is missing: build @dataplatform/dashboard first');
+    cpSync(built, new URL('./dist/dashboard/', import.meta.url), { recursive: true });
+  },
 });

@@ -35,6 +35,7 @@ import { backupHandlers } from './routes/backups.js';
 import { batchHandlers } from './routes/batch.js';
 import { billingHandlers } from './routes/billing.js';
 import { clusterHandlers, memberHandlers } from './routes/clusters.js';
+import { registerDashboard } from './routes/dashboard.js';
 import { dataHandlers } from './routes/data.js';
 import { deviceHandlers } from './routes/device.js';
 import { registerDocs } from './routes/docs.js';
@@ -247,6 +248,7 @@ export async function buildApp(
     };
   };
   registerPages(app, config.identityProviders);
+  registerDashboard(app);
   const keys = new KeyService(storage);
   app.addHook('onClose', async () => {
     await resets.drain();

@@ -10,7 +10,7 @@ import { freePort } from './setup/services.js';
 // built server a user starts and takes each path that loads a part of it on first use: the SQL parser, the batch
 // planner's thread, the API explorer with its files, the engine's driver, the common-password list and jose.
 describe.each(availableEngines())('the built server on %s', (engine) => {
-  it('serves documents, SQL, large batches, sign-up and the API explorer', async () => {
+  it('serves documents, SQL, large batches, sign-up, the API explorer and the dashboard', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'dataplatform-built-'));
     const database = engine === 'postgres' ? await createTestDatabase() : undefined;
     const env = {
@@ -74,6 +74,17 @@ describe.each(availableEngines())('the built server on %s', (engine) => {
       expect([page.status, css.status, document.status]).toEqual([200, 200, 200]);
       expect(await page.text()).toContain('swagger');
       expect((await document.json()).info.version).toBe('1.0.0');
+
+      // The dashboard ships inside the build (dist/dashboard/): any address under /dashboard is the app's page,
+      // and its script is the build's gzip form, cached for good.
+      const app = await get('/dashboard/documents/orders');
+      expect(app.status).toBe(200);
+      const script = (await app.text()).match(/src="(\/dashboard\/assets\/index-[^"]+\.js)"/)?.[1];
+      expect(script).toBeDefined();
+      const asset = await fetch(`${url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-encoding')).toBe('gzip');
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     } finally {
       await stop(child, 'SIGTERM');
       await database?.drop();

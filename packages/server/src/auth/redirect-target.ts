@@ -2,7 +2,7 @@ import { ApiError } from '../http/errors.js';
 import { escapeHtml } from '../http/html.js';
 
 /** The server's own pages a sign-in may end on. */
-export const OWN_PAGES = ['/account', '/login', '/device'] as const;
+export const OWN_PAGES = ['/account', '/login', '/device', '/dashboard'] as const;
 
 /** Where a finished sign-in sends the browser. */
 export type RedirectTarget =
@@ -38,7 +38,7 @@ export function redirectTarget(value: string | undefined, state?: string): Redir
     return { kind: 'loopback', url: url.toString(), state: state ?? null };
   throw new ApiError(
     'validation_error',
-    'redirect_to must be a page of this server (/account, /login, /device) or an http address on loopback with a port',
+    `redirect_to must be a page of this server (${OWN_PAGES.join(', ')}) or an http address on loopback with a port`,
     { in: 'query', field: 'redirect_to' },
   );
 }

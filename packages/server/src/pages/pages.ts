@@ -11,9 +11,12 @@ function layout(title: string, attributes: Record<string, string>, main: string)
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="/dashboard/mark.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/pages.css">
 <title>${escapeHtml(title)} · dataplatform</title>
 </head>
 <body${data}>
+<a class="brand" href="/dashboard"><img src="/dashboard/mark.svg" alt=""><span>dataplatform</span></a>
 <main>
 ${main}
 <p id="status" role="status" aria-live="polite"></p>
@@ -80,6 +83,7 @@ export function accountPage(): string {
     { page: 'account' },
     `<h1>Your account</h1>
 <p>Signed in as <strong id="who">…</strong></p>
+<p><a href="/dashboard">Open the dashboard</a></p>
 <h2>Passkeys (<span id="passkey-count">0</span>)</h2>
 <ul id="passkeys"></ul>
 <form id="add-passkey-form">

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contractValidation } from '../http/contract-validation.js';
 import { ApiError } from '../http/errors.js';
+import { LOGO_SVG, MARK_SVG } from '../pages/brand.js';
 
 const require = createRequire(import.meta.url);
 
@@ -44,6 +45,28 @@ async function buildExplorer(document: () => Record<string, unknown>): Promise<F
   await explorer.register(swaggerUi, {
     routePrefix: EXPLORER,
     uiConfig: { persistAuthorization: true, tryItOutEnabled: true, displayOperationId: true },
+    // The product's name and mark, not the library's; no address bar, since the explorer shows this server's
+    // own document only.
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/dashboard', target: '_self' },
+    theme: {
+      title: 'dataplatform API',
+      favicon: [
+        {
+          filename: 'mark.svg',
+          rel: 'icon',
+          sizes: '32x32',
+          type: 'image/svg+xml',
+          content: Buffer.from(MARK_SVG),
+        },
+      ],
+      css: [
+        {
+          filename: 'dataplatform.css',
+          content:
+            '.swagger-ui .topbar { background: #16181d; } .swagger-ui .topbar .download-url-wrapper { display: none; }',
+        },
+      ],
+    },
     transformSpecification: (_spec, request) => withServer(document(), String(request.headers[BASE_HEADER])),
   });
   await explorer.ready();

@@ -4,6 +4,7 @@ import { type RedirectTarget, redirectTarget } from '../auth/redirect-target.js'
 import { ApiError } from '../http/errors.js';
 import { BROWSER_SCRIPT } from '../pages/browser-script.js';
 import { accountPage, devicePage, loginPage } from '../pages/pages.js';
+import { PAGES_CSS } from '../pages/styles.js';
 
 function sendPage(reply: FastifyReply, html: string, target?: RedirectTarget, status = 200) {
   // Forms may post a token only here or to the loopback program that asked for it.
@@ -42,6 +43,9 @@ export function registerPages(app: FastifyInstance, providers: IdentityProviderS
     const code = (request.query as Record<string, unknown>).code;
     return sendPage(reply, devicePage(typeof code === 'string' && code.length <= 32 ? code : undefined));
   });
+  app.get('/assets/pages.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(PAGES_CSS),
+  );
   app.get('/assets/sign-in.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(BROWSER_SCRIPT),
   );

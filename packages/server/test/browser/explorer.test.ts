@@ -48,6 +48,21 @@ describe.skipIf(!hasChromium && !process.env.CI)('the API explorer at /api-docs'
     await page.close();
   }, 120_000);
 
+  it("shows the product's name and mark, and no address bar", async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${t.url}/api-docs`);
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.title()).toBe('dataplatform API');
+    const logo = page.locator('.topbar a img').first();
+    const logoSource = await logo.getAttribute('src');
+    const served = await (await fetch(new URL(logoSource!, page.url()))).text();
+    expect(served).toContain('dataplatform');
+    expect(served).toContain('#2563eb');
+    expect(await page.locator('.download-url-wrapper').isVisible()).toBe(false);
+    await page.close();
+  }, 120_000);
+
   it('serves the committed OpenAPI document with this server as its address', async () => {
     const res = await fetch(`${t.url}/api/openapi.json`);
     const document = await res.json();
