@@ -43,13 +43,16 @@ const order = await data.data.create<Order>('orders', {
   ],
 });
 // The trigger runs just after the write commits; wait a little for its result.
-let stored = await data.data.get<Order>('orders', order._id);
-for (let tries = 0; stored.total === undefined && tries < 100; tries++) {
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  stored = await data.data.get<Order>('orders', order._id);
-}
+const stored = await pollUntil(
+  () => data.data.get<Order>('orders', order._id),
+  (got) => got.total !== undefined,
+);
 console.log('total set by the trigger:', stored.total);
-const runs = await account.triggers.runs(trigger._id);
+// The run is recorded once the function has returned, a moment after its write: wait for it to finish too.
+const runs = await pollUntil(
+  () => account.triggers.runs(trigger._id),
+  (got) => got.data.every((run) => run.status !== 'queued'),
+);
 console.log('trigger runs:', runs.data.map((run) => run.status).join(' '));
 
 // Any caller with a key holding `function:invoke` runs it by name, with an input of its choosing.
@@ -58,3 +61,13 @@ const { result, logs } = await data.functions.invokeByName<number>('order-total'
   data: { items: [{ name: 'desk', price: 120 }] },
 });
 console.log('invoked by name:', result, '|', logs.join(' / '));
+
+/** Asks `read` every 100 ms, up to 10 s, until `done` holds; answers the last answer either way. */
+async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let tries = 0; !done(value) && tries < 100; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
