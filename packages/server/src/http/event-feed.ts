@@ -1,5 +1,5 @@
 import { iso } from '../webhooks/clock.js';
-import type { EventSource, StreamFormat, StreamItem } from './event-stream.js';
+import type { Cursor, EventSource, StreamFormat, StreamItem } from './event-stream.js';
 
 /** Events read from storage at a time. */
 export const PAGE = 100;
@@ -10,6 +10,17 @@ export const POLL_MS = 1_000;
  * appear behind the newest one already streamed; looking back (and skipping what was sent) still finds it.
  */
 export const LOOK_BACK_MS = 5_000;
+/**
+ * How long captures that arrive while the feed reads are gathered before it reads again: under a steady stream of
+ * writes each read then brings several events, and each stream writes them to its socket at once (the sockets'
+ * writes were most of the fan-out's cost). A capture after a quiet spell is read at once.
+ */
+const GATHER_MS = 25;
+
+/** Whether cursor `a` comes after `b` in a stream's order. */
+export function after(a: Cursor, b: Cursor): boolean {
+  return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
+}
 
 /** A stream in a feed: offered each event the feed finds, and woken whenever it looks. */
 export interface FeedMember<E extends StreamItem> {
@@ -44,6 +55,10 @@ export class EventFeed<E extends StreamItem> {
   private keptSince: number;
   private pumping = false;
   private again = false;
+  /** The greatest cursor read: a read looks only after it, but for one look back every `POLL_MS`. */
+  private tail: Cursor | undefined;
+  private lastLookBack = 0;
+  private gathering: NodeJS.Timeout | undefined;
   private readonly poll: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly frames = new WeakMap<E, Map<StreamFormat<E>, string>>();
@@ -64,6 +79,7 @@ export class EventFeed<E extends StreamItem> {
     return () => {
       if (!this.members.delete(member) || this.members.size > 0) return;
       clearInterval(this.poll);
+      clearTimeout(this.gathering);
       this.unsubscribe();
       this.onEmpty();
     };
@@ -111,24 +127,36 @@ export class EventFeed<E extends StreamItem> {
       // A failed read is tried again at the next capture or poll; the streams stay open meanwhile.
       .catch(() => {})
       .finally(() => {
-        this.pumping = false;
-        if (this.again) {
-          this.again = false;
-          this.look();
+        if (!this.again) {
+          this.pumping = false;
+          return;
         }
+        this.again = false;
+        this.gathering = setTimeout(() => {
+          this.pumping = false;
+          this.look();
+        }, GATHER_MS);
       });
   }
 
+  /**
+   * Reads what was kept after the newest event read; at most once every `POLL_MS`, from `LOOK_BACK_MS` before it
+   * instead (on PostgreSQL a write can commit after a later one: its event appears behind those read already).
+   */
   private async read(): Promise<void> {
-    const since = this.newest - LOOK_BACK_MS;
-    let cursor = { createdAt: iso(since), id: '' };
+    const now = Date.now();
+    const lookBack = this.tail === undefined || now - this.lastLookBack >= POLL_MS;
+    if (lookBack) this.lastLookBack = now;
+    let cursor = lookBack ? { createdAt: iso(this.newest - LOOK_BACK_MS), id: '' } : this.tail!;
     for (;;) {
       const events = await this.source.page(cursor, PAGE);
       for (const event of events) this.take(event);
+      const last = events.at(-1)?.cursor;
+      if (last && (!this.tail || after(last, this.tail))) this.tail = last;
       if (events.length < PAGE) break;
-      cursor = events.at(-1)!.cursor;
+      cursor = last!;
     }
-    this.forget(this.newest - LOOK_BACK_MS);
+    if (lookBack) this.forget(this.newest - LOOK_BACK_MS);
   }
 
   private take(event: E): void {

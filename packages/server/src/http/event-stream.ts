@@ -1,5 +1,5 @@
 import { iso } from '../webhooks/clock.js';
-import { type EventFeed, type FeedMember, LOOK_BACK_MS, PAGE } from './event-feed.js';
+import { after, type EventFeed, type FeedMember, LOOK_BACK_MS, PAGE } from './event-feed.js';
 
 /** How often a stream that has caught up forgets the ids it sent while it read storage on its own. */
 const FORGET_MS = 1_000;
@@ -51,10 +51,6 @@ export interface StreamFormat<E extends StreamItem> {
   event(event: E): string;
   /** The last thing a stream sends: why it ends, and the last id it sent (where the client resumes). */
   error(error: { code: string; message: string }, lastEventId: string | undefined): string;
-}
-
-function after(a: Cursor, b: Cursor): boolean {
-  return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
 }
 
 /** What an event stream is made of. */
