@@ -114,13 +114,20 @@ default), is raised to ${number(subscribers)} for the run.
 
 ${runRows(runs)}
 ${contention(runs, settings)}
-How the reference server fans out (\`packages/server/src/webhooks/event-feed.ts\`): the open streams of a
+How the reference server fans out (\`packages/server/src/http/event-feed.ts\`): the open streams of a
 collection share one feed, which reads storage once per capture (not once per stream) and hands each new event to
 every stream that has caught up; each event is written as server-sent event text once for all of them; what a
-stream is handed in one go leaves in one write. A stream that is behind (resuming, or a slow reader) reads storage
-on its own until it has caught up. Before this, every stream read the last 5 s of events from storage on every
-capture: 100 subscriptions at 50 writes a second gave p99 692 ms, with the server at 102 % of a core; after it,
-9.9 ms at 19 % (\`--subscribers 100 --rate 50 --duration 5 --rounds 1\`, same machine, same hour).
+stream is handed in one go leaves in one write. The feed reads only what was kept after the newest event it read,
+looking 5 s back (PostgreSQL's late commits) once a second, and captures that come while it reads are gathered for
+25 ms and read together, so under a steady load each socket write carries several events. A stream that is behind
+(resuming, or a slow reader) reads storage on its own until it has caught up. Before the shared feed, every stream
+read the last 5 s of events on every capture: 100 subscriptions at 50 writes a second gave p99 692 ms, with the
+server at 102 % of a core; after it, 9.9 ms at 19 % (\`--subscribers 100 --rate 50 --duration 5 --rounds 1\`, same
+machine, same hour). At 1,000 subscriptions and 200 writes a second the feed itself still re-read 5 s of events per
+capture (a sixth of the server's CPU in a profile) and wrote to every socket once per event (the \`writev\` calls, a
+third): p99 919 ms with the server at 95 % of a core, on 2026-11-27 with this machine otherwise quiet but for two
+sessions' editing; reading after the newest event and gathering brought that run's \`--only reference --rounds 1\`
+to p99 118 ms at 72 %.
 
 ### Goals (issue 29)
 
