@@ -34,15 +34,21 @@ async function freePort() {
 /**
  * Spawn to first 200 on /healthz of `dataplatform-server` (dist/bin.js, as `pnpm start` runs it): `times` first
  * starts over an empty data directory (which also makes the development account) and `times` restarts over that
- * directory; resolves with the medians and their ranges in ms.
+ * directory; resolves with the medians and their ranges in ms. `ready` holds the same from spawn to the first 200
+ * on /readyz, the app's own answer (the listening socket answers /healthz before the app is built).
  */
 export async function referenceStartTimes({ work, times = 5, checkout = CHECKOUT }) {
   const bin = join(checkout, 'packages', 'server', 'dist', 'bin.js');
   const first = [];
   const again = [];
+  const readyFirst = [];
+  const readyAgain = [];
   for (let i = 0; i < times; i++) {
     const dir = mkdtempSync(join(work, 'start-'));
-    for (const list of [first, again]) {
+    for (const [list, ready] of [
+      [first, readyFirst],
+      [again, readyAgain],
+    ]) {
       const port = await freePort();
       const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATAPLATFORM_DATA_DIR: dir };
       Object.assign(env, { DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' });
@@ -50,12 +56,17 @@ export async function referenceStartTimes({ work, times = 5, checkout = CHECKOUT
       const child = spawn(process.execPath, [bin], { env, stdio: 'ignore' });
       const exited = once(child, 'exit');
       list.push(await firstAnswer(child, `http://127.0.0.1:${port}/healthz`, started));
+      ready.push(await firstAnswer(child, `http://127.0.0.1:${port}/readyz`, started));
       child.kill('SIGTERM');
       await exited;
     }
   }
   const summary = (list) => ({ median: median(list), min: Math.min(...list), max: Math.max(...list) });
-  return { first: summary(first), restart: summary(again) };
+  return {
+    first: summary(first),
+    restart: summary(again),
+    ready: { first: summary(readyFirst), restart: summary(readyAgain) },
+  };
 }
 
 /** PocketBase's own start: `serve` to the first 200 on /api/health, over a fresh directory and again over it. */

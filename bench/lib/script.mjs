@@ -20,7 +20,14 @@ export function writeSection(root, out, title, markdown) {
   console.log(`Wrote ${relative(root, page)}`);
 }
 
-const SERVER_PACKAGES = ['@dataplatform/contract', '@dataplatform/webhooks', '@dataplatform/server'];
+// The dashboard's build (on the SDK) ships inside the server's (packages/server/tsup.config.ts), so it is built first.
+const SERVER_PACKAGES = [
+  '@dataplatform/contract',
+  '@dataplatform/webhooks',
+  '@dataplatform/sdk',
+  '@dataplatform/dashboard',
+  '@dataplatform/server',
+];
 
 /**
  * An earlier commit's checkout in a temporary git worktree under `work`, with its own install (its dependencies

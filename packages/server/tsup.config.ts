@@ -1,5 +1,8 @@
 import { cpSync, existsSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Options } from 'tsup';
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 // The server's own dependencies that are loaded on first use (src/lazy.ts), native or read files beside their own
 // modules stay outside the bundle; a dependency of a workspace package (node-sql-parser) is bundled, since the
@@ -32,6 +35,23 @@ const external = [
   '@fastify/fast-json-stringify-compiler',
 ];
 
+// zod's namespace (`z`) carries every locale's error messages, half of zod's code, all compiled at each start; the
+// server speaks English only, so the bundle's locale table holds English alone (zod's default, set when zod loads).
+const englishOnlyZod: Plugin = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(importer)
+        ? { path: 'zod-english', namespace: 'english-only-zod' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'english-only-zod' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+    }));
+  },
+};
+
 export default defineConfig({
   // The batch planner's and the training threads load their scripts by a URL next to the chunk that starts it, so it must be an entry.
   entry: {
@@ -51,6 +71,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  esbuildPlugins: [englishOnlyZod],
   // The dashboard's build (packages/dashboard, built first by turbo) ships inside the server's: dist/dashboard/.
   async onSuccess() {
     const built = new URL('../dashboard/dist/', import.meta.url);

@@ -18,6 +18,7 @@ import { Sandbox } from './functions/sandbox.js';
 import { contractValidation } from './http/contract-validation.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
+import { SERVER_TIMEOUTS } from './http/front-door.js';
 import { registerJsonBody } from './http/json-body.js';
 import { observeRequests, type RequestObserver } from './http/observe-requests.js';
 import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/protocol-errors.js';
@@ -168,6 +169,9 @@ export async function buildApp(
     return503OnClosing: true,
     // X-Forwarded-For names the client only when the request comes from a configured proxy.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    ...SERVER_TIMEOUTS,
+    // A socket that listened before the app was built (startServer) is served once the app is ready.
+    ...(options.frontDoor ? { serverFactory: options.frontDoor.serverFactory } : {}),
   });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

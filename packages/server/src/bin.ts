@@ -10,12 +10,21 @@ if (process.argv[2] === 'credits') {
   const { runCreditsCommand } = await import('./operator/credits.js');
   process.exit(await runCreditsCommand(process.argv.slice(3)));
 }
-const { startServer } = await import('./server.js');
-
-const server = await startServer().catch((error: Error) => {
+const failed = (error: Error): never => {
   console.error(`dataplatform-server failed to start: ${error.message}`);
   process.exit(1);
-});
+};
+// The socket listens before the server's modules load (most of a start): `/healthz` answers from here on, and
+// every other request waits until the app is ready (http/front-door.ts).
+const { listenAddress } = await import('./listen-address.js');
+const { openFrontDoor } = await import('./http/front-door.js');
+const frontDoor = await (async () => {
+  const { port, host } = listenAddress();
+  return openFrontDoor(port, host);
+})().catch(failed);
+const { startServer } = await import('./server.js');
+
+const server = await startServer({}, { frontDoor }).catch(failed);
 
 server.app.log.info(`dataplatform server listening on ${server.url} (${server.storage.engine})`);
 server.app.log.info(`API explorer: ${server.url}/api-docs`);

@@ -7,6 +7,7 @@ import {
 } from '@dataplatform/contract';
 import { type IdentityProviderSettings, loadProviderSettings } from './auth/providers/settings.js';
 import { loadPaymentSettings, loadPrices, type PaymentSettings } from './billing-settings.js';
+import { integer, listenAddress } from './listen-address.js';
 import { DEFAULT_RETRY_SCHEDULE, parseSchedule } from './webhooks/schedule.js';
 
 /** Per-address limits of the sign-in, sign-up and password-reset routes, and the lock after failed sign-ins. */
@@ -116,14 +117,6 @@ function list(value: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
-function integer(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return parsed;
-}
-
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
   if (value === undefined || value === '') return fallback;
   if (/^(1|true|yes|on)$/i.test(value)) return true;
@@ -155,8 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error('DATAPLATFORM_SQLITE_SYNCHRONOUS must be FULL or NORMAL');
   const mode = env.NODE_ENV === 'production' ? 'production' : 'development';
   return {
-    port: integer(env.PORT, 5000, 'PORT'),
-    host: env.HOST || 'localhost',
+    ...listenAddress(env),
     dataDir: env.DATAPLATFORM_DATA_DIR || './.dataplatform',
     regions: list(env.DATAPLATFORM_REGIONS).length > 0 ? list(env.DATAPLATFORM_REGIONS) : ['local'],
     databaseUrl: env.DATABASE_URL || undefined,

@@ -1,4 +1,5 @@
 import type { RateTier } from '@dataplatform/contract';
+import type { FrontDoor } from './http/front-door.js';
 import type { Clock } from './webhooks/clock.js';
 
 /**
@@ -35,4 +36,9 @@ export interface ServerOptions {
   meteringFlushIntervalMs?: number;
   /** PostgreSQL: how long this instance trusts an answer about a cluster's subscriptions (default 500 ms). */
   presenceLeaseMs?: number;
+  /**
+   * A listening socket opened before the server's modules were loaded (`bin.ts`); `startServer` serves on it
+   * instead of opening one on the configured port and host.
+   */
+  frontDoor?: FrontDoor;
 }

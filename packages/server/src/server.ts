@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { type DevAccount, ensureDevAccount } from './bootstrap/dev-credentials.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { prepareDataDir } from './data-dir.js';
+import { openFrontDoor } from './http/front-door.js';
 import { Maintenance, metricsRetention, requestLogRetention } from './maintenance.js';
 import { keyExpiryNotices } from './notifications/key-expiry.js';
 import type { ServerOptions } from './options.js';
@@ -25,8 +26,9 @@ export interface RunningServer {
 }
 
 /**
- * Opens the storage, builds the app, listens and starts the delivery worker; `overrides` replace settings read
- * from the environment, and `options` are settings only code can give (see ServerOptions).
+ * Listens (or takes the socket `options.frontDoor` already listens on), opens the storage, builds the app, hands it
+ * the requests that waited, and starts the delivery worker; `overrides` replace settings read from the
+ * environment, and `options` are settings only code can give (see ServerOptions).
  */
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
@@ -34,23 +36,29 @@ export async function startServer(
 ): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   prepareDataDir(config.dataDir);
-  const storage = await openStorage(config, options);
+  const door = options.frontDoor ?? (await openFrontDoor(config.port, config.host));
+  const storage = await openStorage(config, options).catch(async (error) => {
+    await door.close();
+    throw error;
+  });
   const shared = await openSharedState(config).catch(async (error) => {
+    await door.close();
     await storage.close();
     throw error;
   });
-  const app = await buildApp(config, storage, { ...options, shared }).catch(async (error) => {
-    await shared.close();
-    await storage.close();
-    throw error;
-  });
+  let app: FastifyInstance;
   try {
-    await app.listen({ port: config.port, host: config.host });
+    app = await buildApp(config, storage, { ...options, frontDoor: door, shared });
+    // Last of the hooks before the close: the streams are ended, so the open requests can finish.
+    app.addHook('preClose', () => door.close());
+    await app.ready();
   } catch (error) {
+    await door.close();
     await shared.close();
     await storage.close();
     throw error;
   }
+  door.open();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;

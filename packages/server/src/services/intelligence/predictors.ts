@@ -1,5 +1,10 @@
+import { lazy } from '../../lazy.js';
 import type { Storage } from '../../storage/types.js';
-import { type Predictor, predictorOf } from './predict.js';
+import type { Predictor } from './predict.js';
+
+// The learning libraries (ml-matrix and the algorithms on it, a tenth of the server's code) load with the first
+// model a prediction needs, not at start.
+const loadPredict = lazy(() => import('./predict.js'));
 
 /** Loaded models kept at most; the least recently used goes first. */
 const KEPT = 32;
@@ -20,7 +25,7 @@ export class Predictors {
     }
     const stored = await this.storage.intelligence.findModel(modelId);
     if (stored?.model.status !== 'ready' || !stored.artifact) return null;
-    const predictor = predictorOf(stored.artifact);
+    const predictor = (await loadPredict()).predictorOf(stored.artifact);
     this.loaded.set(modelId, predictor);
     if (this.loaded.size > KEPT) this.loaded.delete(this.loaded.keys().next().value!);
     return predictor;
