@@ -2,6 +2,7 @@ import { type Cluster, DataPlatform, type User } from '@dataplatform/sdk';
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { type Session, SessionContext } from './context.js';
+import { followNotifications } from './notification-feed.js';
 import { goToSignIn, takeToken } from './session.js';
 import { Shell } from './shell.js';
 import { applyTheme, storedTheme } from './theme.js';
@@ -31,10 +32,17 @@ function App(props: Boot) {
       .then((list) => setUnread(list.unread))
       .catch(() => undefined);
   }, [props.base]);
+  // The badge follows the notification stream; the 30 s refresh catches what the stream cannot tell (a
+  // notification read in another tab) and covers the time the stream is down.
   useEffect(() => {
     const timer = setInterval(refreshUnread, 30_000);
-    return () => clearInterval(timer);
-  }, [refreshUnread]);
+    const stop = new AbortController();
+    void followNotifications(props.base, stop.signal, refreshUnread);
+    return () => {
+      clearInterval(timer);
+      stop.abort();
+    };
+  }, [props.base, refreshUnread]);
   const session: Session = {
     client,
     user: props.user,

@@ -7,6 +7,7 @@ import { PageHeader, Section } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { DataTable } from '../ui/table.js';
 import { useAction, useLoad } from '../ui/use-load.js';
+import { TrainingProgress } from './training-progress.js';
 
 const metricsText = (model: Model) =>
   Object.entries(model.metrics)
@@ -191,6 +192,7 @@ export default function Intelligence() {
           rowKey={(m) => m._id}
           empty={models.loading ? 'Loading…' : 'No models yet.'}
         />
+        <TrainingProgress models={models.data?.data ?? []} onTick={models.reload} />
         <form
           class="row"
           onSubmit={(event) => {

@@ -4,6 +4,7 @@ import { useSession } from '../context.js';
 import { PageHeader, Section } from '../ui/page.js';
 import { Status } from '../ui/status.js';
 import { useAction, useLoad } from '../ui/use-load.js';
+import { IpAllowlistSection } from './ip-allowlist.js';
 
 /** The settings form, filled from what the server holds once; saving sends the form as a merge patch. */
 function SettingsForm(props: { settings: AccountSettings }) {
@@ -64,12 +65,6 @@ function SettingsForm(props: { settings: AccountSettings }) {
             onInput={(event) => setHours(event.currentTarget.value)}
           />
         </div>
-        <p>
-          IP allowlist:{' '}
-          {settings.security.ipAllowlist.length > 0
-            ? settings.security.ipAllowlist.join(', ')
-            : 'none (every address may use the account)'}
-        </p>
       </Section>
       <Section title="Data">
         <div class="field">
@@ -96,7 +91,7 @@ function SettingsForm(props: { settings: AccountSettings }) {
   );
 }
 
-/** The account's settings: name, time zone, session lifetime, default cluster. */
+/** The account's settings: name, time zone, session lifetime, default cluster, IP allowlist. */
 export default function Settings() {
   const { client } = useSession();
   const settings = useLoad(() => client.settings.get(), [client]);
@@ -105,6 +100,7 @@ export default function Settings() {
       <PageHeader title="Settings" intro="Your account, its security and where data calls go by default." />
       <Status error={settings.error} />
       {settings.data ? <SettingsForm settings={settings.data} /> : null}
+      <IpAllowlistSection />
     </>
   );
 }

@@ -115,6 +115,32 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard areas in Chromiu
     expect(preferences.backup_failed.email).toBe(!before);
   }, 60_000);
 
+  it('updates the unread badge from the notification stream, without a navigation', async () => {
+    const userId = t.server.devAccount!.userId;
+    const streamOpen = page.waitForResponse((response) =>
+      response.url().endsWith('/api/notifications/stream'),
+    );
+    await page.goto(`${t.url}/dashboard/settings`);
+    await pageReady(page, 'Settings');
+    expect((await streamOpen).status()).toBe(200);
+    const badge = page.getByTestId('unread-badge');
+    const before = Number((await session('/api/notifications?unread=true').then((r) => r.json())).unread);
+    await t.server.app.notifier.raise(userId, 'backup_failed', {
+      title: 'Backup three failed',
+      body: 'disk full',
+    });
+    // Well within the 30 s periodic refresh, so only the stream can have told the page.
+    await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe(`${before + 1} unread`);
+    // A second one, once the count the page read as the stream opened is surely in: only the stream tells it.
+    await t.server.app.notifier.raise(userId, 'backup_failed', {
+      title: 'Backup four failed',
+      body: 'disk full',
+    });
+    await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe(`${before + 2} unread`);
+    expect(await page.locator('main h1').textContent()).toBe('Settings');
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it('draws the metrics as charts with their numbers in a table', async () => {
     await page.goto(`${t.url}/dashboard/metrics`);
     await pageReady(page, 'Metrics');
@@ -145,6 +171,33 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard areas in Chromiu
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => statusText(page)).toBe('Settings saved.');
     expect((await (await session('/api/settings')).json()).account.timezone).toBe('Europe/Oslo');
+  }, 60_000);
+
+  it('edits the IP allowlist, refusing a list without its own address', async () => {
+    const allowlist = async () => (await session('/api/settings/ip-allowlist')).json();
+    const { clientIp } = await allowlist();
+    await page.goto(`${t.url}/dashboard/settings`);
+    await pageReady(page, 'Settings');
+    const entries = page.getByLabel('Allowed addresses and ranges, one a line');
+    await entries.fill('203.0.113.0/24');
+    await page.getByRole('button', { name: 'Save allowlist' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain(clientIp);
+    expect((await allowlist()).entries).toEqual([]);
+
+    await page.getByRole('button', { name: 'Add my address' }).click();
+    expect(await entries.inputValue()).toBe(`203.0.113.0/24\n${clientIp}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save allowlist' }).click();
+    await expect.poll(() => statusText(page)).toBe('Saved the allowlist: 2 entries.');
+    expect((await allowlist()).entries).toEqual(['203.0.113.0/24', clientIp]);
+
+    await entries.fill('');
+    await page.getByRole('button', { name: 'Save allowlist' }).click();
+    await expect
+      .poll(() => statusText(page))
+      .toBe('Lifted the allowlist: every address may use the account.');
+    expect((await allowlist()).entries).toEqual([]);
+    expect(errors).toEqual([]);
   }, 60_000);
 
   it('backs up the cluster, downloads the archive, restores it after confirming, and deletes it', async () => {

@@ -2,7 +2,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../helpers.js';
 import { hasChromium, launchChromium } from './chromium.js';
-import { pageReady, seriousViolations, signedInDashboard, statusText } from './dashboard-helpers.js';
+import {
+  pageReady,
+  seriousViolations,
+  signedInDashboard,
+  statusText,
+  watchedPage,
+} from './dashboard-helpers.js';
 
 // The areas where users build on their data: functions, triggers, schema, intelligence; and the account's
 // clusters and billing.
@@ -58,6 +64,58 @@ describe.skipIf(!hasChromium && !process.env.CI)('building in the dashboard, in 
     await expect.poll(() => page.getByTestId('function-result').textContent()).toContain('"hello": "Ada"');
     await expect.poll(() => table('Runs of greet').locator('tbody').textContent()).toContain('hi');
     expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it("edits a function's limits and environment without showing a stored value", async () => {
+    const created = await fetch(`${t.url}/api/functions`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'configured',
+        code: 'export default async function (input, ctx) { return ctx.env; }',
+        env: { GREETING: 'greeting-before', API_TOKEN: 'token-s3cret-value' },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { _id: id } = await created.json();
+    await page.goto(`${t.url}/dashboard/functions/${id}`);
+    await pageReady(page, 'Functions');
+    const envTable = table('Environment values of configured').locator('tbody');
+    await expect.poll(() => envTable.textContent()).toContain('API_TOKEN');
+    expect(await page.content()).not.toContain('token-s3cret-value');
+    expect(await page.content()).not.toContain('greeting-before');
+
+    await page.getByLabel('Time limit (ms)').fill('2500');
+    await page.getByLabel('Memory limit (MiB)').fill('128');
+    await page.getByLabel('New value of GREETING').fill('greeting-after');
+    await page.getByRole('button', { name: 'Remove API_TOKEN' }).click();
+    await page.getByLabel('Variable name').fill('REGION');
+    await page.getByLabel('Variable value').fill('eu-west');
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save limits and environment' }).click();
+    await expect.poll(() => page.getByLabel('Code (version 2)').count()).toBe(1);
+    const saved = await (await fetch(`${t.url}/api/functions/${id}`, { headers: bearer(token) })).json();
+    expect(saved).toMatchObject({
+      version: 2,
+      timeoutMs: 2500,
+      memoryMb: 128,
+      code: 'export default async function (input, ctx) { return ctx.env; }',
+      env: { GREETING: 'greeting-after', REGION: 'eu-west' },
+    });
+    expect(Object.keys(saved.env)).toHaveLength(2);
+    // After the reload the new values are stored ones: listed by name only.
+    await expect.poll(() => envTable.textContent()).toContain('REGION');
+    expect(await page.content()).not.toContain('greeting-after');
+    expect(await page.content()).not.toContain('eu-west');
+
+    // A value left empty keeps what is stored.
+    await page.getByLabel('Time limit (ms)').fill('3000');
+    await page.getByRole('button', { name: 'Save limits and environment' }).click();
+    await expect.poll(() => page.getByLabel('Code (version 3)').count()).toBe(1);
+    const kept = await (await fetch(`${t.url}/api/functions/${id}`, { headers: bearer(token) })).json();
+    expect(kept).toMatchObject({ timeoutMs: 3000, env: { GREETING: 'greeting-after', REGION: 'eu-west' } });
+    expect(errors).toEqual([]);
   }, 60_000);
 
   it('creates a trigger on a schedule, runs it now, pauses and deletes it', async () => {
@@ -123,7 +181,49 @@ describe.skipIf(!hasChromium && !process.env.CI)('building in the dashboard, in 
       .toContain('ready');
     await page.getByLabel('Model name').fill('doubler');
     await page.getByLabel('Target field').fill('y');
-    await page.getByRole('button', { name: 'Train model' }).click();
+    // The server's training waits until the test lets it go, so the job is seen while it runs. A dataset this
+    // small is trained before the request answers, so a second tab watches meanwhile.
+    const runner = t.server.app.intelligenceJobs as unknown as { work(job: { kind: string }): Promise<void> };
+    const work = runner.work.bind(runner);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    runner.work = async (job) => {
+      if (job.kind === 'model.train') await held;
+      return work(job);
+    };
+    const watcher = await watchedPage(browser);
+    try {
+      await page.getByRole('button', { name: 'Train model' }).click();
+      await expect
+        .poll(async () => JSON.stringify((await session('/api/intelligence/models')).data))
+        .toContain('"status":"training"');
+      await watcher.context.addInitScript(
+        (value) => sessionStorage.setItem('dataplatform.session', value),
+        token,
+      );
+      await watcher.page.goto(`${t.url}/dashboard/intelligence`);
+      await pageReady(watcher.page, 'Intelligence');
+      const progress = watcher.page.getByRole('progressbar', { name: /^Training doubler/ });
+      await expect.poll(() => progress.count()).toBe(1);
+      await expect
+        .poll(() => watcher.page.locator('label', { hasText: 'Training doubler' }).textContent())
+        .toMatch(/^Training doubler: running$/);
+      expect(await seriousViolations(watcher.page)).toEqual([]);
+      release();
+      // The page asks again by itself while a model trains: no click needed to see it ready, and the bar goes.
+      const watched = watcher.page.locator('table', {
+        has: watcher.page.locator('caption', { hasText: 'Models of this cluster' }),
+      });
+      await expect.poll(() => watched.locator('tbody').textContent(), { timeout: 30_000 }).toContain('ready');
+      expect(await progress.count()).toBe(0);
+      expect(watcher.errors).toEqual([]);
+    } finally {
+      release();
+      delete (runner as Partial<typeof runner>).work;
+      await watcher.context.close();
+    }
     const models = table('Models of this cluster').locator('tbody');
     await expect
       .poll(

@@ -176,6 +176,63 @@ describe.skipIf(!hasChromium && !process.env.CI)('the dashboard in Chromium', ()
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('invalid_sql');
   }, 90_000);
 
+  it('asks for a page past the middle from the far end, and shows the same documents as paging forward', async () => {
+    // 53 documents, 25 a page: pages start at 0, 25 and 50. Quantities repeat, so sorts by qty have ties, which
+    // the list route breaks by _id.
+    const operations = Array.from({ length: 53 }, (_, n) => ({
+      op: 'insert',
+      collection: 'ledger',
+      data: { item: `entry-${String(n).padStart(2, '0')}`, qty: n % 4 },
+    }));
+    expect((await t.call('POST', '/api/v1/data/batch', { body: { operations } })).status).toBe(200);
+    const ids = page.locator('table').first().locator('tbody tr td:first-child code');
+    /** The _ids of the page after `skip` as the list route gives them when paging forward. */
+    const forward = async (skip: number, sort: string | undefined) => {
+      const query = new URLSearchParams({ skip: String(skip), limit: '25', ...(sort ? { sort } : {}) });
+      const body = await (await api(`/api/v1/data/ledger?${query}`, t.devKey)).json();
+      return (body.data as { _id: string }[]).map((document) => document._id);
+    };
+    /** Clicks `button` and returns the query the page sent to the list route. */
+    const askedWith = async (button: string) => {
+      const asked = page.waitForRequest((request) => request.url().includes('/api/v1/data/ledger?'));
+      await page.getByRole('button', { name: button }).click();
+      return Object.fromEntries(new URL((await asked).url()).searchParams);
+    };
+
+    for (const [sort, reversed] of [
+      [undefined, '-_id'],
+      ['qty', '-qty'],
+      ['-qty', 'qty'],
+      ['qty,-item', '-qty,item'],
+    ] as const) {
+      await page.goto(`${t.url}/dashboard/documents/ledger?limit=25${sort ? `&sort=${sort}` : ''}`);
+      await pageReady(page, 'Documents');
+      await expect.poll(() => ids.allTextContents()).toEqual(await forward(0, sort));
+      // The last page is the first 3 documents of the reversed order; the one before it skips those 3.
+      expect(await askedWith('Last page')).toMatchObject({ skip: '0', limit: '3', sort: reversed });
+      await expect.poll(() => ids.allTextContents()).toEqual(await forward(50, sort));
+      expect(await page.locator('.pager-position').first().textContent()).toBe('51–53 of 53');
+      expect(await askedWith('Previous page')).toMatchObject({ skip: '3', limit: '25', sort: reversed });
+      await expect.poll(() => ids.allTextContents()).toEqual(await forward(25, sort));
+      // A page before the middle is asked for as it is.
+      const nearStart = await askedWith('Previous page');
+      expect(nearStart).toMatchObject({ skip: '0', limit: '25' });
+      expect(nearStart.sort).toBe(sort);
+      await expect.poll(() => ids.allTextContents()).toEqual(await forward(0, sort));
+    }
+
+    // A document added since the size was read moves the window from the end: the page is asked for again
+    // from the start, and still shows the right documents.
+    expect(await askedWith('Next page')).toMatchObject({ skip: '3', sort: '-qty,item' });
+    await expect.poll(() => ids.allTextContents()).toEqual(await forward(25, 'qty,-item'));
+    const added = await t.call('POST', '/api/v1/data/ledger', { body: { item: 'entry-53', qty: 0 } });
+    expect(added.status).toBe(201);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.locator('.pager-position').first().textContent()).toBe('51–54 of 54');
+    await expect.poll(() => ids.allTextContents()).toEqual(await forward(50, 'qty,-item'));
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it('creates a key that shows its secret once, and pauses, resumes, rotates, shows usage and deletes it', async () => {
     await page.goto(`${t.url}/dashboard/keys`);
     await pageReady(page, 'API keys');

@@ -6,6 +6,7 @@ import { Section } from '../../ui/page.js';
 import { Status } from '../../ui/status.js';
 import { DataTable } from '../../ui/table.js';
 import { useAction, useLoad } from '../../ui/use-load.js';
+import { FunctionSettings } from './function-settings.js';
 
 /** The editor of one function: its code (deploying a new version), a run with input, and its recent runs. */
 export function FunctionDetailView(props: { detail: FunctionDetail; onDeployed(): void }) {
@@ -49,6 +50,7 @@ export function FunctionDetailView(props: { detail: FunctionDetail; onDeployed()
           <Status error={deploy.error} notice={deploy.notice} />
         </form>
       </Section>
+      <FunctionSettings detail={detail} onDeployed={props.onDeployed} />
       <Section title="Invoke" id="function-invoke">
         <form
           onSubmit={(event) => {
