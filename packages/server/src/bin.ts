@@ -26,7 +26,6 @@ const { startServer } = await import('./server.js');
 
 const server = await startServer({}, { frontDoor }).catch(failed);
 
-server.app.log.info(`dataplatform server listening on ${server.url} (${server.storage.engine})`);
 server.app.log.info(`API explorer: ${server.url}/api-docs`);
 if (server.devAccount) {
   // Printed once, on the first start; the same values are in dev-credentials.json in the data directory.

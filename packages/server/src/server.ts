@@ -62,6 +62,8 @@ export async function startServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;
+  // Fastify logs no listening line of its own for a socket it did not open.
+  app.log.info(`dataplatform server listening on ${url} (${storage.engine})`);
   // A production deployment never gets an all-scopes account it did not ask for.
   const devAccount =
     config.mode === 'development' ? await ensureDevAccount(storage, config.dataDir, url) : null;
