@@ -14,6 +14,7 @@ import type {
 } from '../clusters.js';
 import { progressValues } from '../job-rows.js';
 import type { JobRecord } from '../jobs.js';
+import { indexDdlOf } from './index-ddl.js';
 
 /** Clusters, their members and their deletion on PostgreSQL. */
 export class PostgresClusters implements ClusterStore {
@@ -116,8 +117,7 @@ export class PostgresClusters implements ClusterStore {
     // concurrently and so outside the transaction; a purge cut short here drops the rest next time.
     const indexes = await this.sql<{ engineName: string }[]>`
       SELECT engine_name AS "engineName" FROM collection_indexes WHERE cluster_id = ${clusterId}`;
-    for (const { engineName } of indexes)
-      await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
+    for (const { engineName } of indexes) await indexDdlOf(this.sql).drop(engineName);
     const removed = await this.sql.begin(async (tx) => {
       const counts = [
         await tx`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d

@@ -9,6 +9,7 @@ import type {
   ValidatorRow,
 } from '../schema.js';
 import { PostgresCollections } from './collections.js';
+import { indexDdlOf } from './index-ddl.js';
 
 const INDEX_COLUMNS =
   'cluster_id AS "clusterId", collection, name, engine_name AS "engineName", fields, is_unique AS "unique", status, created_at AS "createdAt"';
@@ -86,15 +87,19 @@ export class PostgresSchema implements SchemaStore {
     }
     const expressions = index.fields.map((field) => postgresIndexExpression(stepsOf(field.path)));
     const ordered = indexColumns('postgres', index.fields, index.unique);
+    const ddl = indexDdlOf(this.sql);
+    const dropBuilt = () => this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
     try {
       // CONCURRENTLY: writes to the documents go on while the index is built.
-      await this.buildConcurrently(
-        engineName,
-        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX CONCURRENTLY "${engineName}" ON documents (${ordered.join(', ')}) WHERE collection_id = ${BigInt(rowId)}`,
+      await ddl.queued(() =>
+        ddl.retried(
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX CONCURRENTLY "${engineName}" ON documents (${ordered.join(', ')}) WHERE collection_id = ${BigInt(rowId)}`,
+          dropBuilt,
+        ),
       );
     } catch (error) {
       // A failed concurrent build leaves an invalid index behind: drop it, and the record.
-      await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
+      await ddl.drop(engineName);
       await this.sql.unsafe('DELETE FROM collection_indexes WHERE engine_name = $1', [engineName]);
       // 54000, program_limit_exceeded: the index's expressions do not fit its catalog row.
       if ((error as { code?: string }).code === '54000') return { ok: false, reason: 'too_large' };
@@ -111,26 +116,9 @@ export class PostgresSchema implements SchemaStore {
     ]);
     // The planner knows nothing of a new expression index's values until the table is analyzed: without it,
     // a sorted page may be read through the primary key and filtered instead. ANALYZE reads a sample.
-    // Only statistics: a build that has succeeded does not fail for them (ANALYZE may wait on other builds).
-    await this.sql.unsafe('ANALYZE documents').catch(() => undefined);
+    // Only statistics: a build that has succeeded does not fail for them.
+    await ddl.queued(() => this.sql.unsafe('ANALYZE documents')).catch(() => undefined);
     return { ok: true, index: { ...index, engineName, status: 'ready' } };
-  }
-
-  /**
-   * Concurrent builds (and ANALYZE) of other indexes on the same table wait for each other, and PostgreSQL may
-   * end one of them as a deadlock (40P01): its invalid index is dropped and the build tried again.
-   */
-  private async buildConcurrently(engineName: string, statement: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.sql.unsafe(statement);
-        return;
-      } catch (error) {
-        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
-        await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${engineName}"`);
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      }
-    }
   }
 
   async dropIndex(clusterId: string, collection: string, name: string): Promise<boolean> {
@@ -139,7 +127,7 @@ export class PostgresSchema implements SchemaStore {
       [clusterId, collection, name],
     );
     if (!row) return false;
-    await this.sql.unsafe(`DROP INDEX CONCURRENTLY IF EXISTS "${row.engineName}"`);
+    await indexDdlOf(this.sql).drop(row.engineName);
     const removed = await this.sql.unsafe('DELETE FROM collection_indexes WHERE engine_name = $1', [
       row.engineName,
     ]);
