@@ -12,6 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
+import { openStream } from './sse-socket.mjs';
 
 const options = JSON.parse(process.argv[2]);
 const { kind, url, headers, subscribers, expected, sampled, resultFile, idleMs = 5_000 } = options;
@@ -29,24 +30,43 @@ let firstEventAt;
 let cpuAtFirstEvent;
 let lastEventAt = 0;
 
-// Every subscription holds its own connection for as long as the run lasts.
-const streams = new Pool(url, { connections: subscribers, bodyTimeout: 0, headersTimeout: 60_000 });
+// Every subscription holds its own socket for as long as the run lasts (see sse-socket.mjs); calls share a pool.
 const calls = new Pool(url, { connections: 8 });
 
-/** Reads the `"name":<number>` member out of an event's JSON text without parsing all of it. */
-function numberAfter(text, name, from) {
+/**
+ * The number after `name` in `text`, looked for from `from` to `to` (one event's JSON text, read without parsing
+ * all of it, nor copying it: a thousand subscribers make 200,000 events a second here).
+ */
+function numberAfter(text, name, from, to) {
   const at = text.indexOf(name, from);
-  return at < 0 ? Number.NaN : Number.parseFloat(text.slice(at + name.length, at + name.length + 24));
+  if (at < 0 || at >= to) return Number.NaN;
+  let i = at + name.length;
+  while (text.charCodeAt(i) === 32) i++;
+  let whole = 0;
+  let digits = 0;
+  for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i), digits++)
+    whole = whole * 10 + c - 48;
+  if (digits === 0) return Number.NaN;
+  if (text.charCodeAt(i) !== 46) return whole;
+  let fraction = 0;
+  let scale = 1;
+  for (let c = text.charCodeAt(++i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) {
+    fraction = fraction * 10 + c - 48;
+    scale *= 10;
+  }
+  return whole + fraction / scale;
 }
 
-/** Marks one event's write as received by `subscriber`; `block` is one server-sent event's text. */
-function onEvent(subscriber, block, at) {
-  const seqAt = block.indexOf('"seq":');
-  if (seqAt < 0) return;
-  const seq = numberAfter(block, '"seq":', seqAt);
+/**
+ * Marks one event's write as received by `subscriber`, the event being `text` from `start` to `end`; false when it
+ * carries no write (PocketBase's PB_CONNECT, a comment).
+ */
+function onEvent(subscriber, text, start, end, at) {
+  const seq = numberAfter(text, '"seq":', start, end);
+  if (Number.isNaN(seq)) return false;
   if (!Number.isInteger(seq) || seq < 0 || seq >= expected) {
     unexpected++;
-    return;
+    return true;
   }
   if (firstEventAt === undefined) {
     firstEventAt = at;
@@ -56,48 +76,57 @@ function onEvent(subscriber, block, at) {
   const slot = subscriber * expected + seq;
   if (received[slot]) {
     duplicates++;
-    return;
+    return true;
   }
   received[slot] = 1;
   unique++;
-  if (subscriber < sampled) latencies[latencyCount++] = at - numberAfter(block, '"sentAt":', 0);
+  if (subscriber < sampled) latencies[latencyCount++] = at - numberAfter(text, '"sentAt":', start, end);
+  return true;
 }
 
-/** Splits a subscription's body into events (blank-line separated), calling `onBlock` for each complete one. */
-function readEvents(body, onBlock) {
+/**
+ * Splits a subscription's body into events (blank-line separated): each complete one is counted for `subscriber`,
+ * and those that carry no write go to `onOther` as text.
+ */
+function readEvents(stream, subscriber, onOther) {
   let rest = '';
-  body.setEncoding('latin1');
-  body.on('data', (chunk) => {
+  stream.onText((chunk) => {
     const at = now();
-    const text = rest + chunk;
+    const text = rest ? rest + chunk : chunk;
     let start = 0;
     for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n', start)) {
-      onBlock(text.slice(start, end), at);
+      if (!onEvent(subscriber, text, start, end, at) && onOther) onOther(text.slice(start, end));
       start = end + 2;
     }
-    rest = text.slice(start);
+    rest = start < text.length ? text.slice(start) : '';
   });
-  body.on('error', (error) => {
-    firstError ??= error.message;
+  stream.onEnd((error) => {
+    if (error) firstError ??= error.message;
+    ended++;
   });
-  body.on('end', () => ended++);
+}
+
+/** Opens `path` as a stream; a status other than 200 fails the run with what the server said. */
+async function openOk(path) {
+  const stream = await openStream(url, path, headers);
+  if (stream.status === 200) return stream;
+  let said = '';
+  stream.onText((text) => (said += text));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  stream.close();
+  throw new Error(`GET ${path} answered ${stream.status}: ${said.slice(0, 500)}`);
 }
 
 async function openReference(subscriber) {
-  const response = await streams.request({ method: 'GET', path: '/api/v1/data/orders/changes', headers });
-  if (response.statusCode !== 200)
-    throw new Error(`GET …/changes answered ${response.statusCode}: ${await response.body.text()}`);
-  readEvents(response.body, (block, at) => onEvent(subscriber, block, at));
+  readEvents(await openOk('/api/v1/data/orders/changes'), subscriber);
 }
 
 /** PocketBase: `GET /api/realtime` sends PB_CONNECT with the client's id, which then subscribes to `orders`. */
 async function openPocketBase(subscriber) {
-  const response = await streams.request({ method: 'GET', path: '/api/realtime', headers });
-  if (response.statusCode !== 200) throw new Error(`GET /api/realtime answered ${response.statusCode}`);
+  const stream = await openOk('/api/realtime');
   const connected = new Promise((resolve) => {
-    readEvents(response.body, (block, at) => {
+    readEvents(stream, subscriber, (block) => {
       if (block.includes('event:PB_CONNECT')) resolve(JSON.parse(block.slice(block.indexOf('data:') + 5)));
-      else onEvent(subscriber, block, at);
     });
   });
   const { clientId } = await connected;

@@ -1,6 +1,8 @@
 /** Runs a server or client script in its own Node process, so it never shares the load generator's event loop. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const running = new Set();
@@ -46,4 +48,16 @@ export async function runChild(script, args = [], options = {}) {
   const [code] = await exited;
   if (code !== 0) throw new Error(`${script} exited with code ${code}`);
   return info;
+}
+
+/**
+ * The Node.js flags the server's bin starts with, from its shebang (`#!/usr/bin/env -S node <flags>`): a benchmark
+ * whose figures depend on them (memory) starts the server as `dataplatform-server` and `pnpm start` do.
+ */
+export function serverNodeFlags(root) {
+  const first = readFileSync(join(root, 'packages', 'server', 'dist', 'bin.js'), 'utf8').split('\n', 1)[0];
+  const flags = /^#!\/usr\/bin\/env -S node(.*)$/.exec(first)?.[1];
+  if (flags === undefined)
+    throw new Error(`packages/server/dist/bin.js starts with an unexpected line: ${first}`);
+  return flags.trim().split(/\s+/).filter(Boolean);
 }

@@ -94,13 +94,14 @@ realtime: \`GET /api/realtime\`, then \`POST /api/realtime\` subscribing the cli
 superuser's token). Each round starts both servers fresh, over 1,000 seeded orders, one after the other, in
 alternating order. All ${number(subscribers)} subscriptions use one credential (the development key; the
 superuser's token): the reference server's per-key limit of open streams, \`DATAPLATFORM_MAX_STREAMS\` (100 by
-default), is raised to ${number(subscribers)} for the run.
+default), is raised to ${number(subscribers)} for the run. The reference server runs with the Node.js flags of its
+bin (\`--max-semi-space-size=8\`, read from \`dist/bin.js\`), as \`dataplatform-server\` and \`pnpm start\` run it.
 
 - **Writes**: an open loop (\`bench/lib/realtime.mjs\`) in the benchmark's own process sends write \`n\` at
   \`n / ${rate}\` s whatever the answers before it, over 16 connections, each an order (about 300 bytes) with
   \`seq\` and \`sentAt\` (the wall clock in ms, sub-millisecond).
-- **Receivers**: one separate Node.js process (\`bench/clients/realtime-receivers.mjs\`, undici, one connection
-  per subscription) splits every stream into events and marks each write's \`seq\` received per subscriber, so lost
+- **Receivers**: one separate Node.js process (\`bench/clients/realtime-receivers.mjs\`, a plain socket per
+  subscription reading just enough HTTP/1.1, chunked bodies included: \`bench/clients/sse-socket.mjs\`) splits every stream into events and marks each write's \`seq\` received per subscriber, so lost
   events and duplicates are exact; ${timed} (arrival minus \`sentAt\`, both clocks read on the same machine).
   Its CPU is reported: at ${number(subscribers * rate)} events a second it is a second busy process beside
   the server on a ${cpus().length}-core machine.
@@ -117,9 +118,11 @@ ${contention(runs, settings)}
 How the reference server fans out (\`packages/server/src/http/event-feed.ts\`): the open streams of a
 collection share one feed, which reads storage once per capture (not once per stream) and hands each new event to
 every stream that has caught up; each event is written as server-sent event text once for all of them; what a
-stream is handed in one go leaves in one write. The feed reads only what was kept after the newest event it read,
-looking 5 s back (PostgreSQL's late commits) once a second, and captures that come while it reads are gathered for
-25 ms and read together, so under a steady load each socket write carries several events. A stream that is behind
+stream is handed in one go leaves in one write, and the streams handed the same events write one shared buffer,
+encoded once; the reply has no chunked framing (it ends with its connection), so that write is one plain socket
+write. The feed reads only what was kept after the newest event it read, looking 5 s back (PostgreSQL's late
+commits) once a second, and its reads start at most once every 25 ms, so under a steady load each socket write
+carries several events. A stream that is behind
 (resuming, or a slow reader) reads storage on its own until it has caught up. Before the shared feed, every stream
 read the last 5 s of events on every capture: 100 subscriptions at 50 writes a second gave p99 692 ms, with the
 server at 102 % of a core; after it, 9.9 ms at 19 % (\`--subscribers 100 --rate 50 --duration 5 --rounds 1\`, same
@@ -127,7 +130,19 @@ machine, same hour). At 1,000 subscriptions and 200 writes a second the feed its
 capture (a sixth of the server's CPU in a profile) and wrote to every socket once per event (the \`writev\` calls, a
 third): p99 919 ms with the server at 95 % of a core, on 2026-11-27 with this machine otherwise quiet but for two
 sessions' editing; reading after the newest event and gathering brought that run's \`--only reference --rounds 1\`
-to p99 118 ms at 72 %.
+to p99 118 ms at 72 %. The full run then gave p99 167.8 ms and 79.4 MiB of growth (3.80 ms of server CPU per 1,000
+events). Since then: chunked framing cost a size line, a line break and a vectored write per socket write, and
+each stream encoded its own copy of the same text (3.4 → 3.0 ms per 1,000 events, growth 68 → 54 MiB in 10 s runs);
+the next read started 25 ms after the last one ended rather than began (a read's time added to the wait);
+V8's young generation grew from 2 × 8 to 2 × 16 MB under the load and kept it (the bin now caps it: growth 52 → 40
+MiB in 10 s runs); and the receivers parsed every event through undici's streams (their own CPU, on the same two
+cores). What is left: at 1,000 subscriptions each read costs 1,000 socket writes, about 10 µs each in the kernel
+(loopback TCP, with the receiving side's work, much of it counted in "others"), on the server and again on the
+receiving side; under that load a write's own answer takes 38 to 81 ms at p99, and a read every 20 ms (more
+writes) or 30 ms (more waiting) gave a higher p99 than 25 ms (\`--only reference --rounds 1\`, two runs each).
+Two full runs of this code, 25 minutes apart on a machine otherwise idle: p99 55.4 and 56.3 ms, growth 53.0 and
+51.6 MiB (an earlier run), then the table above (p99 86.8 and 67.6 ms, growth 50.7 and 64.4 MiB): with the two
+cores this busy, the tails move with how the server, the receivers and the kernel happen to share them.
 
 ### Goals (issue 29)
 

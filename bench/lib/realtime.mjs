@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { startChild } from './child.mjs';
+import { serverNodeFlags, startChild } from './child.mjs';
 import { cpuTime, processTree, waitForQuiet, watchCpu } from './cpu.mjs';
 import { makeOrders } from './data.mjs';
 import { residentMemory, sampleMemory } from './memory.mjs';
@@ -19,6 +19,7 @@ import { preparePocketBase } from './pocketbase.mjs';
 import { prepare } from './scale-target.mjs';
 
 const RECEIVERS = fileURLToPath(new URL('../clients/realtime-receivers.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const TARGETS = ['reference', 'pocketbase'];
 /** Documents in the collection before the run (a collection in use, not an empty one). */
 const SEEDED = 1_000;
@@ -40,7 +41,8 @@ async function prepareTarget(name, { binary, work, log, maxStreams }) {
     };
   }
   const env = { DATAPLATFORM_MAX_STREAMS: String(maxStreams) };
-  const target = await prepare('sqlite', SEEDED, { work, log, env });
+  // Started with the flags of the server's bin (its young generation's cap), as its users start it.
+  const target = await prepare('sqlite', SEEDED, { work, log, env, nodeOptions: serverNodeFlags(ROOT) });
   return {
     ...target,
     writePath: '/api/v1/data/orders',
@@ -119,7 +121,10 @@ export async function runTarget(name, options) {
     };
     const sampler = sampleMemory(pid);
     const opening = performance.now();
-    const receivers = await startChild(RECEIVERS, [JSON.stringify(receiverOptions)]);
+    const receivers = await startChild(RECEIVERS, [JSON.stringify(receiverOptions)], {
+      // e.g. `--cpu-prof --cpu-prof-dir=<dir>`, to see what the measuring side costs.
+      nodeOptions: (process.env.BENCH_RECEIVERS_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+    });
     const openSeconds = (performance.now() - opening) / 1000;
     const subscribed = residentMemory(pid);
     await sleep(1_000);

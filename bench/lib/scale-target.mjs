@@ -22,10 +22,17 @@ const BODIES = makeOrders(100).map((fields) => JSON.stringify(fields));
  * `script` is the server script to start (another checkout's, to measure an earlier commit); this one's by default.
  * `env` adds to the server's environment (settings such as DATAPLATFORM_MAX_STREAMS).
  */
-export async function prepare(engine, size, { work, pg, log, script = REFERENCE, env = {} }) {
+export async function prepare(
+  engine,
+  size,
+  { work, pg, log, script = REFERENCE, env = {}, nodeOptions = [] },
+) {
   const dataDir = mkdtempSync(join(work, `scale-${engine}-${size}-`));
   const databaseUrl = engine === 'postgres' ? await pg.createDatabase(`bench_${size}`) : '';
-  const server = await startChild(script, ['-', dataDir], { env: { ...env, DATABASE_URL: databaseUrl } });
+  const server = await startChild(script, ['-', dataDir], {
+    env: { ...env, DATABASE_URL: databaseUrl },
+    nodeOptions,
+  });
   const { url, apiKey, clusterId } = server.info;
   if (server.info.engine !== engine) throw new Error(`scale: asked for ${engine}, got ${server.info.engine}`);
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };

@@ -76,6 +76,22 @@ if (profiler) {
   await profiler.post('Profiler.start');
 }
 
+// With BENCH_MEMORY_TRACE set, the process's memory by part goes to stderr every second (what grows under load).
+if (process.env.BENCH_MEMORY_TRACE) {
+  const { getHeapSpaceStatistics } = await import('node:v8');
+  const mib = (bytes) => (bytes / 1048576).toFixed(1);
+  setInterval(() => {
+    const usage = process.memoryUsage();
+    const spaces = getHeapSpaceStatistics()
+      .map((space) => `${space.space_name.replace('_space', '')}=${mib(space.space_size)}`)
+      .join(' ');
+    const anon = /RssAnon:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    console.error(
+      `memory: anon ${mib(anon * 1024)} heap ${mib(usage.heapTotal)}/${mib(usage.heapUsed)} external ${mib(usage.external)} buffers ${mib(usage.arrayBuffers)} | ${spaces}`,
+    );
+  }, 1000).unref();
+}
+
 process.on('SIGTERM', async () => {
   if (profiler) writeFileSync(profileFile, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   await server.close();

@@ -17,6 +17,8 @@ forEachEngine((t) => {
       const stream = await openStream(changesOf('live'), { 'x-api-key': t().devKey });
       expect(stream.status).toBe(200);
       expect(stream.contentType).toMatch(/^text\/event-stream/);
+      // The body ends with the connection: no chunk framing around each write.
+      expect(stream.transferEncoding).toBeUndefined();
       await started(stream);
 
       await t().call('POST', '/api/v1/data/live', { body: { _id: 'a', n: 1 } });

@@ -11,11 +11,12 @@ export const POLL_MS = 1_000;
  */
 export const LOOK_BACK_MS = 5_000;
 /**
- * How long captures that arrive while the feed reads are gathered before it reads again: under a steady stream of
- * writes each read then brings several events, and each stream writes them to its socket at once (the sockets'
- * writes were most of the fan-out's cost). A capture after a quiet spell is read at once.
+ * The feed's reads start at most this often: under a steady stream of writes each read then brings several events,
+ * and each stream writes them to its socket at once (a socket write per stream and read is most of the fan-out's
+ * cost). A capture after a quiet spell is read at once; one during or soon after a read waits for the next start,
+ * at most this long after the last one began (not this long after it ended, which added a read's time).
  */
-const GATHER_MS = 25;
+const READ_EVERY_MS = 25;
 
 /** Whether cursor `a` comes after `b` in a stream's order. */
 export function after(a: Cursor, b: Cursor): boolean {
@@ -58,7 +59,9 @@ export class EventFeed<E extends StreamItem> {
   /** The greatest cursor read: a read looks only after it, but for one look back every `POLL_MS`. */
   private tail: Cursor | undefined;
   private lastLookBack = 0;
-  private gathering: NodeJS.Timeout | undefined;
+  private nextRead: NodeJS.Timeout | undefined;
+  /** When the last read started (`performance.now()`): reads start at most once every `READ_EVERY_MS`. */
+  private lastRead = Number.NEGATIVE_INFINITY;
   private readonly poll: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly frames = new WeakMap<E, Map<StreamFormat<E>, string>>();
@@ -79,7 +82,7 @@ export class EventFeed<E extends StreamItem> {
     return () => {
       if (!this.members.delete(member) || this.members.size > 0) return;
       clearInterval(this.poll);
-      clearTimeout(this.gathering);
+      clearTimeout(this.nextRead);
       this.unsubscribe();
       this.onEmpty();
     };
@@ -118,24 +121,30 @@ export class EventFeed<E extends StreamItem> {
 
   private look(): void {
     for (const member of this.members) member.wake();
+    // A read is due already: it finds this capture too.
+    if (this.nextRead) return;
     if (this.pumping) {
       this.again = true;
       return;
     }
+    const wait = this.lastRead + READ_EVERY_MS - performance.now();
+    if (wait > 0) {
+      this.nextRead = setTimeout(() => {
+        this.nextRead = undefined;
+        this.look();
+      }, wait);
+      return;
+    }
+    this.lastRead = performance.now();
     this.pumping = true;
     this.read()
       // A failed read is tried again at the next capture or poll; the streams stay open meanwhile.
       .catch(() => {})
       .finally(() => {
-        if (!this.again) {
-          this.pumping = false;
-          return;
-        }
+        this.pumping = false;
+        if (!this.again) return;
         this.again = false;
-        this.gathering = setTimeout(() => {
-          this.pumping = false;
-          this.look();
-        }, GATHER_MS);
+        this.look();
       });
   }
 

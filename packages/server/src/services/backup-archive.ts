@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { gzip, type ZlibOptions } from 'node:zlib';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@dataplatform/contract';
 import type { SnapshotCollection, SnapshotReader } from '../storage/backups.js';
-import { documentLine } from './backup-lines.js';
+import { documentLine, documentLineOf } from './backup-lines.js';
 import type { ArchiveUpload } from './backup-storage.js';
 
 /** Opens an archive's bytes from the start (each call a new read). */
@@ -84,31 +84,61 @@ export async function writeArchive(
     used = 0;
     await out.write(bytes);
   };
-  const write = async (line: string) => {
-    // A line that may not fit (UTF-8 takes at most 3 bytes per UTF-16 unit) goes into a block of its own.
-    if (used + line.length * 3 + 1 > block.length) {
-      await flush();
-      if (line.length * 3 + 1 > block.length) block = Buffer.allocUnsafe(line.length * 3 + 1);
-    }
+  /** Whether the line surely fits in the block (UTF-8 takes at most 3 bytes per UTF-16 unit, and a line break). */
+  const fits = (line: string) => used + line.length * 3 + 1 <= block.length;
+  /** Flushes the block for a line that may not fit; a line longer than a block goes into a block of its own. */
+  const makeRoom = async (line: string) => {
+    await flush();
+    if (!fits(line)) block = Buffer.allocUnsafe(line.length * 3 + 1);
+  };
+  const put = (line: string) => {
     used += block.write(line, used);
     block[used++] = 0x0a;
   };
+  /**
+   * Writes a line; returns a promise only when a full block makes it wait (an `await` per line, even of nothing,
+   * was a turn of the microtask queue each).
+   */
+  const writeLine = (line: string): Promise<void> | undefined => {
+    if (!fits(line)) return makeRoom(line).then(() => put(line));
+    put(line);
+    return undefined;
+  };
+  /**
+   * Writes the next page of a collection's documents (at most `READ_CHUNK`), read as tuples when the storage can;
+   * resolves with how many there were and the last one's id.
+   */
+  const writePage = async (collection: string, collectionJson: string, afterId: string) => {
+    if (reader.documentTuples) {
+      const tuples = await reader.documentTuples(collection, afterId, READ_CHUNK);
+      for (const tuple of tuples) {
+        const full = writeLine(documentLineOf(collectionJson, tuple));
+        if (full) await full;
+      }
+      return { count: tuples.length, lastId: tuples.at(-1)?.[0] };
+    }
+    const rows = await reader.documents(collection, afterId, READ_CHUNK);
+    for (const row of rows) {
+      const full = writeLine(documentLine(collectionJson, row));
+      if (full) await full;
+    }
+    return { count: rows.length, lastId: rows.at(-1)?.id };
+  };
   try {
-    await write(JSON.stringify({ format: BACKUP_FORMAT, version: BACKUP_FORMAT_VERSION, ...header }));
+    await writeLine(JSON.stringify({ format: BACKUP_FORMAT, version: BACKUP_FORMAT_VERSION, ...header }));
     const counts: Record<string, number> = {};
     let documents = 0;
     for (const collection of await reader.collections()) {
-      await write(JSON.stringify({ type: 'collection', ...collectionLine(collection) }));
+      await writeLine(JSON.stringify({ type: 'collection', ...collectionLine(collection) }));
       const name = JSON.stringify(collection.name);
       let after = '';
       let count = 0;
       for (;;) {
-        const rows = await reader.documents(collection.name, after, READ_CHUNK);
-        for (const row of rows) await write(documentLine(name, row));
-        count += rows.length;
-        documents += rows.length;
-        if (rows.length < READ_CHUNK) break;
-        after = rows.at(-1)!.id;
+        const page = await writePage(collection.name, name, after);
+        count += page.count;
+        documents += page.count;
+        if (page.count < READ_CHUNK) break;
+        after = page.lastId!;
         await progress(documents);
       }
       counts[collection.name] = count;

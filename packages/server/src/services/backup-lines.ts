@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { SnapshotDocument } from '../storage/backups.js';
+import type { DocumentTuple, SnapshotDocument } from '../storage/backups.js';
 
 /**
  * The document line of an archive, with the document's stored JSON text spliced in as it is: parsing and
@@ -9,8 +9,16 @@ import type { SnapshotDocument } from '../storage/backups.js';
  * is encoded again, so that every line stays one JSON value.
  */
 export function documentLine(collectionJson: string, row: SnapshotDocument): string {
-  const data = /[\r\n]/.test(row.data) ? JSON.stringify(JSON.parse(row.data)) : row.data;
-  return `{"type":"document","collection":${collectionJson},"_id":${JSON.stringify(row.id)},"data":${data},"createdAt":${JSON.stringify(row.createdAt)},"updatedAt":${JSON.stringify(row.updatedAt)}}`;
+  return documentLineOf(collectionJson, [row.id, row.data, row.createdAt, row.updatedAt]);
+}
+
+/** `documentLine` of a document as a tuple (what a storage reads at least cost). */
+export function documentLineOf(
+  collectionJson: string,
+  [id, stored, createdAt, updatedAt]: DocumentTuple,
+): string {
+  const data = /[\r\n]/.test(stored) ? JSON.stringify(JSON.parse(stored)) : stored;
+  return `{"type":"document","collection":${collectionJson},"_id":${JSON.stringify(id)},"data":${data},"createdAt":${JSON.stringify(createdAt)},"updatedAt":${JSON.stringify(updatedAt)}}`;
 }
 
 /** A JSON string, escapes included. */

@@ -36,7 +36,15 @@ export interface SnapshotReader {
   collections(): Promise<SnapshotCollection[]>;
   /** Up to `limit` documents of the collection with ids after `afterId`, by id. */
   documents(collection: string, afterId: string, limit: number): Promise<SnapshotDocument[]>;
+  /**
+   * The same documents as `[id, data, createdAt, updatedAt]`, which a storage may make at less cost than objects
+   * (better-sqlite3's rows as arrays: a third less time per document). Optional: `documents` is read without it.
+   */
+  documentTuples?(collection: string, afterId: string, limit: number): Promise<DocumentTuple[]>;
 }
+
+/** A snapshot's document as `[id, data, createdAt, updatedAt]`. */
+export type DocumentTuple = readonly [id: string, data: string, createdAt: string, updatedAt: string];
 
 /** What a restore writes: each collection with its validator, then its documents. */
 export type RestoreEntry =

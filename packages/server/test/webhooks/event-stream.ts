@@ -45,6 +45,7 @@ export async function openStream(url: string, headers: Record<string, string>) {
     ended,
     status: response.statusCode,
     contentType: response.headers['content-type'],
+    transferEncoding: response.headers['transfer-encoding'],
     events,
     resumePoints,
     async waitFor(count: number) {

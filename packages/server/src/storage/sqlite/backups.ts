@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type {
   BackupRow,
   BackupStore,
+  DocumentTuple,
   RestoreEntry,
   SnapshotCollection,
   SnapshotDocument,
@@ -37,6 +38,13 @@ function readerOf(db: Database.Database, clusterId: string): SnapshotReader {
      JOIN collections c ON c.id = d.collection_id
      WHERE c.cluster_id = ? AND c.name = ? AND d.id > ? ORDER BY d.id LIMIT ?`,
   );
+  const tuples = db
+    .prepare<[string, string, string, number], DocumentTuple>(
+      `SELECT d.id, d.data, d.created_at, d.updated_at FROM documents d
+       JOIN collections c ON c.id = d.collection_id
+       WHERE c.cluster_id = ? AND c.name = ? AND d.id > ? ORDER BY d.id LIMIT ?`,
+    )
+    .raw();
   return {
     async collections(): Promise<SnapshotCollection[]> {
       const byName = new Map<string, SnapshotCollection>();
@@ -57,6 +65,9 @@ function readerOf(db: Database.Database, clusterId: string): SnapshotReader {
     },
     async documents(collection, afterId, limit) {
       return documents.all(clusterId, collection, afterId, limit);
+    },
+    async documentTuples(collection, afterId, limit) {
+      return tuples.all(clusterId, collection, afterId, limit) as unknown as DocumentTuple[];
     },
   };
 }
