@@ -143,6 +143,10 @@ writes) or 30 ms (more waiting) gave a higher p99 than 25 ms (\`--only reference
 Two full runs of this code, 25 minutes apart on a machine otherwise idle: p99 55.4 and 56.3 ms, growth 53.0 and
 51.6 MiB (an earlier run), then the table above (p99 86.8 and 67.6 ms, growth 50.7 and 64.4 MiB): with the two
 cores this busy, the tails move with how the server, the receivers and the kernel happen to share them.
+After those runs, the streams' writes went to the socket itself rather than through the reply (whose write corks
+the socket and uncorks it a turn later, each time): server CPU 69 and 71 % → 65 and 63 %, p99 60.0 and 67.0 →
+54.8 and 56.3 ms, growth 49.0 and 50.6 → 50.2 and 49.3 MiB (\`--only reference --rounds 1\`, two runs each, one
+after the other).
 
 ### Goals (issue 29)
 

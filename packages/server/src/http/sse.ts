@@ -63,13 +63,19 @@ export function openSse(
     'x-request-id': request.id,
   });
   reply.raw.write(first);
+  // After the headers, events go to the socket itself: the body has no framing for the reply to add, and the reply's
+  // write (a cork, and an uncork a turn later, per write) cost a tenth of the server's CPU at a thousand streams
+  // (docs/benchmarks.md, "Realtime"). The reply still ends the stream.
+  const socket: NodeJS.WritableStream & { writableLength: number; destroyed: boolean } =
+    reply.raw.socket ?? reply.raw;
   let closed = false;
   // What is written in one go (until the next microtask) leaves as one write: a feed hands a page of events to
   // every stream in turn, and one write per stream costs far less than one per event.
   let pending: string[] = [];
   let pendingLength = 0;
   const flush = () => {
-    if (pending.length > 0 && !reply.raw.writableEnded) reply.raw.write(encodedBatch(pending));
+    if (pending.length > 0 && !reply.raw.writableEnded && !socket.destroyed)
+      socket.write(encodedBatch(pending));
     pending = [];
     pendingLength = 0;
   };
@@ -82,7 +88,7 @@ export function openSse(
       pendingLength += text.length;
     },
     buffered: () => reply.raw.writableLength + pendingLength,
-    drained: (ms) => drained(reply.raw, ms),
+    drained: (ms) => drained(socket, ms),
     end() {
       if (closed) return;
       closed = true;
