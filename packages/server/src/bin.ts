@@ -2,7 +2,7 @@
 import module from 'node:module';
 
 // The shebang caps V8's young generation at 2 × 8 MB (its default grows to 2 × 16 MB under load): a busy server
-// holds about 15 MB less for a few percent more scavenges (docs/deployment.md, "Memory"). Started as
+// holds about 15 MB less, for more frequent scavenges (docs/deployment.md, "Memory"). Started as
 // `node dist/bin.js`, pass the flag yourself.
 
 // On Node 22.1 and later the compiled bundle is kept on disk between starts (most of what a start spends is V8

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { documentLine, parseDocumentLine, splitLines } from '../src/services/backup-lines.js';
+import { documentLine, parseDocumentLine, splitLines, tupleOf } from '../src/services/backup-lines.js';
 
 /** Lines the earlier writer made, `JSON.stringify` of a parsed document: a restore reads both kinds. */
 const stringified = (collection: string, id: string, data: unknown) =>
@@ -9,7 +9,7 @@ const stringified = (collection: string, id: string, data: unknown) =>
 describe('backup document lines', () => {
   it('writes the stored text as it is, a line that is the JSON of the document', () => {
     const row = { id: 'a"b', data: '{"n": 1, "s": "x\\"y"}', createdAt: 'c', updatedAt: 'u' };
-    const line = documentLine(JSON.stringify('or"ders'), row);
+    const line = documentLine(JSON.stringify('or"ders'), tupleOf(row));
     expect(JSON.parse(line)).toEqual({
       type: 'document',
       collection: 'or"ders',
@@ -22,7 +22,7 @@ describe('backup document lines', () => {
   });
 
   it('encodes again a stored text with a line break, so the line stays one line', () => {
-    const line = documentLine('"o"', { id: 'i', data: '{\n"n":1}', createdAt: 'c', updatedAt: 'u' });
+    const line = documentLine('"o"', ['i', '{\n"n":1}', 'c', 'u']);
     expect(line).not.toMatch(/\n/);
     expect(parseDocumentLine(line)?.document.data).toBe('{"n":1}');
   });

@@ -52,28 +52,31 @@ describe.skipIf(!inject('postgresUrl'))('the database pool in /metrics', () => {
     await lockTaken;
     const reads = Array.from({ length: POOL_SIZE + 2 }, () => t.call('GET', `/api/v1/data/orders/${_id}`));
     // The pool opens its connections as the reads arrive: until the last one is open, a read can wait for it while
-    // it connects. The scrape is read again until every connection is busy and the reads beyond them wait.
-    const deadline = Date.now() + 20_000;
-    let busy: string;
-    do busy = await scrape();
-    while (
-      ((series(busy, 'dataplatform_database_pool_waiting_queries') ?? 0) < 2 ||
-        series(busy, 'dataplatform_database_pool_connections{state="busy"}') !== POOL_SIZE) &&
-      Date.now() < deadline
-    );
-    expect(series(busy, 'dataplatform_database_pool_waiting_queries')).toBeGreaterThanOrEqual(2);
-    expect(series(busy, 'dataplatform_database_pool_connections{state="busy"}')).toBe(POOL_SIZE);
-    expect(series(busy, 'dataplatform_database_pool_connections{state="idle"}')).toBe(0);
+    // it connects. The gauges are read again until every connection is busy and the reads beyond them wait.
+    await expect
+      .poll(
+        async () => {
+          const busy = await scrape();
+          return {
+            busy: series(busy, 'dataplatform_database_pool_connections{state="busy"}'),
+            idle: series(busy, 'dataplatform_database_pool_connections{state="idle"}'),
+            waiting: (series(busy, 'dataplatform_database_pool_waiting_queries') ?? 0) >= 2,
+          };
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual({ busy: POOL_SIZE, idle: 0, waiting: true });
 
     release();
     await transaction;
     for (const res of await Promise.all(reads)) expect(res.status).toBe(200);
     // The server's own background writes (request logs, metrics) queued behind the lock too: the pool drains them.
-    const drainedBy = Date.now() + 10_000;
-    let after: string;
-    do after = await scrape();
-    while ((series(after, 'dataplatform_database_pool_waiting_queries') ?? 0) > 0 && Date.now() < drainedBy);
-    expect(series(after, 'dataplatform_database_pool_waiting_queries')).toBe(0);
+    await expect
+      .poll(async () => series(await scrape(), 'dataplatform_database_pool_waiting_queries'), {
+        timeout: 10_000,
+      })
+      .toBe(0);
+    const after = await scrape();
     expect(series(after, 'dataplatform_database_up{engine="postgres"}')).toBe(1);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { gzip, type ZlibOptions } from 'node:zlib';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@dataplatform/contract';
 import type { SnapshotCollection, SnapshotReader } from '../storage/backups.js';
-import { documentLine, documentLineOf } from './backup-lines.js';
+import { documentLine, tupleOf } from './backup-lines.js';
 import type { ArchiveUpload } from './backup-storage.js';
 
 /** Opens an archive's bytes from the start (each call a new read). */
@@ -109,20 +109,14 @@ export async function writeArchive(
    * resolves with how many there were and the last one's id.
    */
   const writePage = async (collection: string, collectionJson: string, afterId: string) => {
-    if (reader.documentTuples) {
-      const tuples = await reader.documentTuples(collection, afterId, READ_CHUNK);
-      for (const tuple of tuples) {
-        const full = writeLine(documentLineOf(collectionJson, tuple));
-        if (full) await full;
-      }
-      return { count: tuples.length, lastId: tuples.at(-1)?.[0] };
-    }
-    const rows = await reader.documents(collection, afterId, READ_CHUNK);
-    for (const row of rows) {
-      const full = writeLine(documentLine(collectionJson, row));
+    const tuples = reader.documentTuples
+      ? await reader.documentTuples(collection, afterId, READ_CHUNK)
+      : (await reader.documents(collection, afterId, READ_CHUNK)).map(tupleOf);
+    for (const tuple of tuples) {
+      const full = writeLine(documentLine(collectionJson, tuple));
       if (full) await full;
     }
-    return { count: rows.length, lastId: rows.at(-1)?.id };
+    return { count: tuples.length, lastId: tuples.at(-1)?.[0] };
   };
   try {
     await writeLine(JSON.stringify({ format: BACKUP_FORMAT, version: BACKUP_FORMAT_VERSION, ...header }));

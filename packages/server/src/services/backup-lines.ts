@@ -8,17 +8,17 @@ import type { DocumentTuple, SnapshotDocument } from '../storage/backups.js';
  * gave them, so `parseDocumentLine` reads archives of both. A text with a line break (none this server stores)
  * is encoded again, so that every line stays one JSON value.
  */
-export function documentLine(collectionJson: string, row: SnapshotDocument): string {
-  return documentLineOf(collectionJson, [row.id, row.data, row.createdAt, row.updatedAt]);
-}
-
-/** `documentLine` of a document as a tuple (what a storage reads at least cost). */
-export function documentLineOf(
+export function documentLine(
   collectionJson: string,
   [id, stored, createdAt, updatedAt]: DocumentTuple,
 ): string {
   const data = /[\r\n]/.test(stored) ? JSON.stringify(JSON.parse(stored)) : stored;
   return `{"type":"document","collection":${collectionJson},"_id":${JSON.stringify(id)},"data":${data},"createdAt":${JSON.stringify(createdAt)},"updatedAt":${JSON.stringify(updatedAt)}}`;
+}
+
+/** A document as the tuple `documentLine` takes. */
+export function tupleOf(row: SnapshotDocument): DocumentTuple {
+  return [row.id, row.data, row.createdAt, row.updatedAt];
 }
 
 /** A JSON string, escapes included. */
