@@ -53,12 +53,13 @@ const englishOnlyZod: Plugin = {
 };
 
 export default defineConfig({
-  // The batch planner's and the training threads load their scripts by a URL next to the chunk that starts it, so it must be an entry.
+  // The batch planner's, the training and the SQLite snapshot threads load their scripts by a URL next to the chunk that starts it, so it must be an entry.
   entry: {
     index: 'src/index.ts',
     bin: 'src/bin.ts',
     'batch-plan-worker': 'src/services/batch-plan-worker.ts',
     'training-worker': 'src/services/intelligence/training-worker.ts',
+    'sqlite-snapshot-worker': 'src/storage/sqlite/snapshot-worker.ts',
   },
   format: ['esm'],
   external,

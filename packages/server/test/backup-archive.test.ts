@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { InvalidArchive, writeArchive } from '../src/services/backup-archive.js';
 import { type ArchiveSummary, restoreEntries } from '../src/services/backup-archive-read.js';
+import { documentLine, LineBlock, tupleOf } from '../src/services/backup-lines.js';
 import type { RestoreEntry, SnapshotDocument, SnapshotReader } from '../src/storage/backups.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -70,20 +71,34 @@ describe('backup archive', () => {
     );
   });
 
-  it('is the same archive when the storage reads its documents as tuples, page after page', async () => {
+  it('is the same archive when the storage hands over its document lines in blocks', async () => {
     const { reader, documents } = snapshotOf(2_345);
-    const tupled: SnapshotReader = {
+    const inBlocks: SnapshotReader = {
       ...reader,
-      documentTuples: async (collection, afterId, limit) =>
-        (await reader.documents(collection, afterId, limit)).map(
-          (d) => [d.id, d.data, d.createdAt, d.updatedAt] as const,
-        ),
+      // Blocks of 100 lines at most, or fewer bytes: the one large document comes in a block of its own.
+      async *documentLineBlocks(collection, collectionJson) {
+        let block = LineBlock.sized(300_000);
+        let count = 0;
+        for (const row of await reader.documents(collection, '', Number.MAX_SAFE_INTEGER)) {
+          const line = documentLine(collectionJson, tupleOf(row));
+          if (count === 100 || !block.add(line)) {
+            if (count > 0) yield { bytes: block.filled(), count };
+            block = LineBlock.sized(300_000, line);
+            count = 0;
+          }
+          count++;
+        }
+        yield { bytes: block.filled(), count };
+      },
     };
     const fromRows = await written(reader);
-    const fromTuples = await written(tupled);
-    expect(fromTuples.result.documents).toBe(documents.length);
-    // The same lines in the same order (the members' boundaries may differ with the pages).
-    expect(gunzipSync(fromTuples.bytes).toString('utf8')).toBe(gunzipSync(fromRows.bytes).toString('utf8'));
+    const fromBlocks = await written(inBlocks);
+    expect(fromBlocks.result.documents).toBe(documents.length);
+    // The same lines in the same order (the members' boundaries differ with the blocks).
+    expect(gunzipSync(fromBlocks.bytes).toString('utf8')).toBe(gunzipSync(fromRows.bytes).toString('utf8'));
+    const { entries, summary } = await entriesOf(fromBlocks.bytes, fromBlocks.result.checksum);
+    expect(summary.manifest).toMatchObject({ documents: documents.length });
+    expect(entries).toHaveLength(documents.length + 1);
   });
 
   it('throws at the end of the entries when the file is not the one its checksum names', async () => {

@@ -12,8 +12,58 @@ export function documentLine(
   collectionJson: string,
   [id, stored, createdAt, updatedAt]: DocumentTuple,
 ): string {
-  const data = /[\r\n]/.test(stored) ? JSON.stringify(JSON.parse(stored)) : stored;
+  // Two searches for one character each: a regular expression took a tenth of making the lines.
+  const data = stored.includes('\n') || stored.includes('\r') ? JSON.stringify(JSON.parse(stored)) : stored;
   return `{"type":"document","collection":${collectionJson},"_id":${JSON.stringify(id)},"data":${data},"createdAt":${JSON.stringify(createdAt)},"updatedAt":${JSON.stringify(updatedAt)}}`;
+}
+
+/**
+ * Lines gathered before they go to gzip: one compression (a gzip member of its own) and hash update per megabyte,
+ * not one per line; a member's header and its fresh dictionary cost about one percent of the archive.
+ */
+export const LINE_BLOCK_BYTES = 1 << 20;
+
+/**
+ * Lines encoded to UTF-8 into one block of bytes, each ending in a line break: an archive is hashed and compressed
+ * a block at a time, with no megabyte strings for the garbage collector. The block has an `ArrayBuffer` of its own,
+ * so a thread that made it can hand it over without a copy.
+ */
+export class LineBlock {
+  private used = 0;
+
+  /** A block in `bytes`, over whatever they held. */
+  constructor(private readonly bytes: Buffer) {}
+
+  /** A block of `size` new bytes, or one that just holds `line` when the line is longer. */
+  static sized(size: number, line?: string): LineBlock {
+    const block = new LineBlock(
+      Buffer.allocUnsafeSlow(Math.max(size, line === undefined ? 0 : maxBytes(line))),
+    );
+    if (line !== undefined) block.add(line);
+    return block;
+  }
+
+  /** Adds the line; false, adding nothing, when it might not fit (UTF-8 takes at most 3 bytes per UTF-16 unit). */
+  add(line: string): boolean {
+    if (this.used + maxBytes(line) > this.bytes.length) return false;
+    this.used += this.bytes.write(line, this.used);
+    this.bytes[this.used++] = 0x0a;
+    return true;
+  }
+
+  get empty(): boolean {
+    return this.used === 0;
+  }
+
+  /** The lines' bytes (a view of the block, not a copy). */
+  filled(): Buffer {
+    return this.bytes.subarray(0, this.used);
+  }
+}
+
+/** The most bytes a line and its line break can take. */
+function maxBytes(line: string): number {
+  return line.length * 3 + 1;
 }
 
 /** A document as the tuple `documentLine` takes. */

@@ -1,73 +1,25 @@
-import Database from 'better-sqlite3';
-import type {
-  BackupRow,
-  BackupStore,
-  DocumentTuple,
-  RestoreEntry,
-  SnapshotCollection,
-  SnapshotDocument,
-  SnapshotReader,
-} from '../backups.js';
+import type Database from 'better-sqlite3';
+import type { BackupRow, BackupStore, RestoreEntry, SnapshotReader } from '../backups.js';
 import { SqliteRestore } from './restore.js';
+import { SnapshotReads } from './snapshot-reads.js';
+import { SnapshotThread } from './snapshot-thread.js';
 
 const COLUMNS = `id, cluster_id AS clusterId, status, created_at AS createdAt, completed_at AS completedAt,
   document_count AS documentCount, size_bytes AS sizeBytes, checksum`;
 
-/** The collections of a cluster as a snapshot reads them, on any connection to the database. */
+/** A snapshot read on the main thread, by the connection every write shares (a database in memory). */
 function readerOf(db: Database.Database, clusterId: string): SnapshotReader {
-  const collections = db.prepare<[string, string, string], { name: string }>(
-    `SELECT name FROM collections WHERE cluster_id = ? AND doc_count > 0
-     UNION SELECT collection FROM collection_validators WHERE cluster_id = ?
-     UNION SELECT collection FROM collection_indexes WHERE cluster_id = ? ORDER BY 1`,
-  );
-  const validators = db.prepare<
-    [string],
-    { collection: string; schema: string; level: 'strict' | 'off'; createdAt: string; updatedAt: string }
-  >(
-    'SELECT collection, schema, level, created_at AS createdAt, updated_at AS updatedAt FROM collection_validators WHERE cluster_id = ?',
-  );
-  const indexes = db.prepare<
-    [string],
-    { collection: string; name: string; fields: string; isUnique: number; createdAt: string }
-  >(
-    `SELECT collection, name, fields, is_unique AS isUnique, created_at AS createdAt FROM collection_indexes
-     WHERE cluster_id = ? AND status = 'ready' ORDER BY collection, name`,
-  );
-  const documents = db.prepare<[string, string, string, number], SnapshotDocument>(
-    `SELECT d.id, d.data, d.created_at AS createdAt, d.updated_at AS updatedAt FROM documents d
-     JOIN collections c ON c.id = d.collection_id
-     WHERE c.cluster_id = ? AND c.name = ? AND d.id > ? ORDER BY d.id LIMIT ?`,
-  );
-  const tuples = db
-    .prepare<[string, string, string, number], DocumentTuple>(
-      `SELECT d.id, d.data, d.created_at, d.updated_at FROM documents d
-       JOIN collections c ON c.id = d.collection_id
-       WHERE c.cluster_id = ? AND c.name = ? AND d.id > ? ORDER BY d.id LIMIT ?`,
-    )
-    .raw();
+  const reads = new SnapshotReads(db, clusterId);
   return {
-    async collections(): Promise<SnapshotCollection[]> {
-      const byName = new Map<string, SnapshotCollection>();
-      for (const { name } of collections.all(clusterId, clusterId, clusterId))
-        byName.set(name, { name, validator: null, indexes: [] });
-      for (const { collection, ...validator } of validators.all(clusterId)) {
-        const found = byName.get(collection);
-        if (found) found.validator = validator;
+    collections: async () => reads.collections(),
+    documents: async (collection, afterId, limit) => reads.documents(collection, afterId, limit),
+    async *documentLineBlocks(collection, collectionJson) {
+      const cursor = reads.lines(collection, collectionJson);
+      for (;;) {
+        const { bytes, count, done } = cursor.next();
+        if (count > 0) yield { bytes, count };
+        if (done) return;
       }
-      for (const row of indexes.all(clusterId))
-        byName.get(row.collection)?.indexes.push({
-          name: row.name,
-          fields: JSON.parse(row.fields) as SnapshotCollection['indexes'][number]['fields'],
-          unique: row.isUnique === 1,
-          createdAt: row.createdAt,
-        });
-      return [...byName.values()];
-    },
-    async documents(collection, afterId, limit) {
-      return documents.all(clusterId, collection, afterId, limit);
-    },
-    async documentTuples(collection, afterId, limit) {
-      return tuples.all(clusterId, collection, afterId, limit) as unknown as DocumentTuple[];
     },
   };
 }
@@ -130,17 +82,13 @@ export class SqliteBackups implements BackupStore {
   async snapshot<T>(clusterId: string, read: (reader: SnapshotReader) => Promise<T>): Promise<T> {
     // An in-memory database has no second connection: its reads are not isolated from writes (tests only).
     if (this.file === ':memory:') return read(readerOf(this.db, clusterId));
-    // A connection of its own, whose read transaction (WAL) sees the database as it was at its first read while
-    // the main connection goes on writing; the reads can then be spread over many turns of the event loop.
-    const own = new Database(this.file, { readonly: true, fileMustExist: true });
+    // A connection of its own on a thread of its own, whose read transaction (WAL) sees the database as it was at
+    // its first read while the main connection goes on writing.
+    const thread = await SnapshotThread.open({ file: this.file, clusterId });
     try {
-      own.pragma('busy_timeout = 5000');
-      own.exec('BEGIN');
-      own.prepare('SELECT count(*) FROM backups').get();
-      return await read(readerOf(own, clusterId));
+      return await read(thread.reader());
     } finally {
-      if (own.inTransaction) own.exec('ROLLBACK');
-      own.close();
+      await thread.close();
     }
   }
 
