@@ -92,6 +92,25 @@ if (process.env.BENCH_MEMORY_TRACE) {
   }, 1000).unref();
 }
 
+// With BENCH_STALL_TRACE set, every second the event loop's longest delay and the garbage collector's pauses of
+// 10 ms or more go to stderr (where a latency's tail comes from).
+if (process.env.BENCH_STALL_TRACE) {
+  const { monitorEventLoopDelay, PerformanceObserver } = await import('node:perf_hooks');
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const pauses = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.duration >= 10) pauses.push(entry.duration.toFixed(0));
+  }).observe({ entryTypes: ['gc'] });
+  setInterval(() => {
+    console.error(
+      `stall: loop max ${(delay.max / 1e6).toFixed(0)} ms p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms | gc ≥10 ms: ${pauses.join(' ') || '-'}`,
+    );
+    delay.reset();
+    pauses.length = 0;
+  }, 1000).unref();
+}
+
 process.on('SIGTERM', async () => {
   if (profiler) writeFileSync(profileFile, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   await server.close();
