@@ -6,8 +6,9 @@
  *          --out docs/benchmarks.md (--out - prints the section without writing it)
  *          --only reference|pocketbase: one server alone (e.g. to profile it with BENCH_CPU_PROFILE=<file>)
  * BENCH_MEMORY_TRACE=1 prints the reference server's memory by part every second, BENCH_STALL_TRACE=1 its event
- * loop's longest delay and its garbage collector's pauses; BENCH_RECEIVERS_NODE_OPTIONS gives the receivers'
- * process Node.js options (a CPU profile).
+ * loop's longest delay and its garbage collector's pauses, BENCH_HEAP_SAMPLES=<file> a sampling heap profile of
+ * what outlived the young generation; BENCH_RECEIVERS_NODE_OPTIONS gives the receivers' process Node.js options
+ * (a CPU profile).
  */
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

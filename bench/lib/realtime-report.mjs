@@ -121,7 +121,7 @@ every stream that has caught up; each event is written as server-sent event text
 stream is handed in one go leaves in one write, and the streams handed the same events write one shared buffer,
 encoded once; the reply has no chunked framing (it ends with its connection), so that write is one plain socket
 write. The feed reads only what was kept after the newest event it read, looking 5 s back (PostgreSQL's late
-commits) once a second, and its reads start at most once every 25 ms, so under a steady load each socket write
+commits) once a second through the kept events' cursors and ids alone, and its reads start at most once every 25 ms, so under a steady load each socket write
 carries several events. A stream that is behind
 (resuming, or a slow reader) reads storage on its own until it has caught up. Before the shared feed, every stream
 read the last 5 s of events on every capture: 100 subscriptions at 50 writes a second gave p99 692 ms, with the
@@ -166,7 +166,11 @@ What bounds the figures (2026-11-27, \`--only reference --rounds 1\`):
   most of it Node's and Fastify's; RSS grows by 16 to 19 MiB as they open. During the writes the live heap grows
   by 1.5 MB only: the rest of the growth is garbage waiting for the next full collection (the feed keeps 5 s of
   events, which so outlive the young generation), the database file's pages that the reads and writes map (about
-  +8 MiB file-backed) and the allocator's.
+  +8 MiB file-backed) and memory outside V8's heap (+13 MiB of anonymous memory beside the heap's +11 MiB in one
+  run's trace, \`BENCH_MEMORY_TRACE=1\`). The feed's look back once a second read 5 s of events with their bodies,
+  all found already; it now reads their cursors and ids alone: the allocations that outlived the young generation
+  over a run went from 58 to 42 MB (\`BENCH_HEAP_SAMPLES\`, a sampling heap profile), but the growth in three runs
+  after it, 47.6 to 50.9 MiB, did not measurably move.
 - Tried and left out: the receivers split over two processes (p99 67.2 and 68.9 ms against 59.2 and 101.2 ms with
   one, back to back: no clear change); \`--heap-growing-percent=20\` (growth 47.5 and 48.2 MiB, but server CPU 70
   and 74 % against 62 to 69 %, and p99 55.6 and 66.3 ms).

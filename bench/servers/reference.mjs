@@ -111,8 +111,23 @@ if (process.env.BENCH_STALL_TRACE) {
   }, 1000).unref();
 }
 
+// With BENCH_HEAP_SAMPLES set, the allocations under load that outlived the young generation (promoted, whether a
+// full collection freed them later or not) are sampled into that file: what makes the old generation grow.
+const heapFile = process.env.BENCH_HEAP_SAMPLES;
+const heapProfiler = heapFile ? new Session() : undefined;
+if (heapProfiler) {
+  heapProfiler.connect();
+  await heapProfiler.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+}
+
 process.on('SIGTERM', async () => {
   if (profiler) writeFileSync(profileFile, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+  if (heapProfiler)
+    writeFileSync(heapFile, JSON.stringify((await heapProfiler.post('HeapProfiler.stopSampling')).profile));
   await server.close();
   process.exit(0);
 });

@@ -2,20 +2,34 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { after, EventFeed, POLL_MS } from '../src/http/event-feed.js';
 import type { Cursor, EventSource, StreamItem } from '../src/http/event-stream.js';
 
-/** An in-memory source: events kept in cursor order, each page read counted with where it started. */
-function memorySource() {
+/**
+ * An in-memory source: events kept in cursor order, each page read counted with where it started (and, with
+ * `cursors`, each read of cursors alone too).
+ */
+function memorySource({ cursors = false } = {}) {
   const kept: StreamItem[] = [];
   const reads: Cursor[] = [];
+  const cursorReads: Cursor[] = [];
   let wake: () => void = () => {};
+  const keptAfter = (from: Cursor, limit: number) =>
+    kept.filter((event) => after(event.cursor, from)).slice(0, limit);
   const source: EventSource<StreamItem> = {
     async page(from, limit) {
       reads.push(from);
-      return kept.filter((event) => after(event.cursor, from)).slice(0, limit);
+      return keptAfter(from, limit);
     },
     onNew(listener) {
       wake = listener;
       return () => {};
     },
+    ...(cursors
+      ? {
+          async cursors(from: Cursor, limit: number) {
+            cursorReads.push(from);
+            return keptAfter(from, limit).map(({ cursor, eventId }) => ({ cursor, eventId }));
+          },
+        }
+      : {}),
   };
   /** Keeps an event stamped `at` (ms) and announces it. */
   const keep = (id: string, at: number) => {
@@ -23,7 +37,7 @@ function memorySource() {
     kept.sort((a, b) => (after(a.cursor, b.cursor) ? 1 : -1));
     wake();
   };
-  return { source, keep, reads };
+  return { source, keep, reads, cursorReads };
 }
 
 function member() {
@@ -58,19 +72,47 @@ describe('an event feed', () => {
     leave();
   });
 
-  it('finds an event kept behind the newest one read (a late commit) at its next look back', async () => {
-    const { source, keep } = memorySource();
+  it.each([
+    ['reading the events', false],
+    ['reading cursors first', true],
+  ])(
+    'finds an event kept behind the newest one read (a late commit) at its next look back, %s',
+    async (_name, cursors) => {
+      const { source, keep } = memorySource({ cursors });
+      const feed = new EventFeed(source, () => {});
+      const stream = member();
+      const leave = feed.join(stream);
+      const start = Date.now();
+      keep('later', start + 10);
+      await settle();
+      keep('earlier', start + 5);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(stream.offered).toEqual(['later']);
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect(stream.offered).toEqual(['later', 'earlier']);
+      leave();
+    },
+  );
+
+  it('looks back through cursors alone when it found every event, then reads the events after the newest', async () => {
+    const { source, keep, reads, cursorReads } = memorySource({ cursors: true });
     const feed = new EventFeed(source, () => {});
     const stream = member();
     const leave = feed.join(stream);
     const start = Date.now();
-    keep('later', start + 10);
-    await settle();
-    keep('earlier', start + 5);
+    keep('a', start + 1);
+    keep('b', start + 2);
     await vi.advanceTimersByTimeAsync(50);
-    expect(stream.offered).toEqual(['later']);
+    expect(stream.offered).toEqual(['a', 'b']);
+    const readsBefore = reads.length;
     await vi.advanceTimersByTimeAsync(POLL_MS);
-    expect(stream.offered).toEqual(['later', 'earlier']);
+    keep('c', Date.now());
+    await vi.advanceTimersByTimeAsync(50);
+    expect(stream.offered).toEqual(['a', 'b', 'c']);
+    // The look back read cursors from 5 s back, and events only from `b` on: none of those it had found.
+    expect(cursorReads.length).toBeGreaterThan(0);
+    expect(cursorReads[0]!.id).toBe('');
+    expect(reads.slice(readsBefore).every((from) => from.id === 'b' || from.id === 'c')).toBe(true);
     leave();
   });
 

@@ -29,6 +29,11 @@ export interface StreamItem {
  */
 export interface EventSource<E extends StreamItem> {
   page(after: Cursor, limit: number): Promise<E[]>;
+  /**
+   * The same events' cursors and ids alone: a feed's look back reads these first, and the events themselves only
+   * from where one it has not found is. Optional: the look back reads the events without it.
+   */
+  cursors?(after: Cursor, limit: number): Promise<Pick<StreamItem, 'cursor' | 'eventId'>[]>;
   onNew(wake: () => void): () => void;
   /** The clock events are stamped with, when it is not the system's (a feed starts looking from its now). */
   now?(): number;

@@ -129,6 +129,12 @@ export interface DeliveryStore {
   createTest(clusterId: string, subscriptionId: string, event: TestEvent): Promise<DeliveryRecord | null>;
   /** Up to `limit` of the subscription's events whose cursor comes after `after`, oldest first. */
   stream(subscriptionId: string, after: StreamedEvent['cursor'], limit: number): Promise<StreamedEvent[]>;
+  /** The same events' cursors and ids alone, without their bodies (what a feed's look back checks). */
+  streamCursors(
+    subscriptionId: string,
+    after: StreamedEvent['cursor'],
+    limit: number,
+  ): Promise<Pick<StreamedEvent, 'cursor' | 'eventId'>[]>;
   /**
    * Forgets finished deliveries (succeeded, failed or streamed) created before `before`, with their attempts, and
    * the events no delivery needs any more; returns how many deliveries went.

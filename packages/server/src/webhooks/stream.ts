@@ -109,6 +109,8 @@ export class EventStreams {
     const source = {
       page: (after: Cursor, limit: number) =>
         this.storage.deliveries.stream(asked.subscriptionId, after, limit),
+      cursors: (after: Cursor, limit: number) =>
+        this.storage.deliveries.streamCursors(asked.subscriptionId, after, limit),
       onNew: (wake: () => void) => this.storage.deliveries.onCaptured(wake),
     };
     const stream: DeliveryStream = new EventStream({

@@ -205,6 +205,14 @@ export class PostgresDeliveries implements DeliveryStore {
       body: row.body,
     }));
   }
+  async streamCursors(subscriptionId: string, after: StreamedEvent['cursor'], limit: number) {
+    const rows = await this.sql.unsafe<{ createdAt: string; id: string; eventId: string }[]>(
+      `SELECT created_at AS "createdAt", id, event_id AS "eventId" FROM webhook_deliveries
+       WHERE subscription_id = $1 AND (created_at, id) > ($2, $3) ORDER BY created_at, id LIMIT $4`,
+      [subscriptionId, after.createdAt, after.id, limit] as never[],
+    );
+    return rows.map((row) => ({ cursor: { createdAt: row.createdAt, id: row.id }, eventId: row.eventId }));
+  }
 
   async purgeFinished(before: string): Promise<number> {
     return this.sql.begin(async (tx) => {

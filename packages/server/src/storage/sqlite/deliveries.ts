@@ -123,6 +123,13 @@ export class SqliteDeliveries implements DeliveryStore {
          WHERE d.subscription_id = ? AND (d.created_at, d.id) > (?, ?)
          ORDER BY d.created_at, d.id LIMIT ?`,
       ),
+      streamCursors: db.prepare<
+        [string, string, string, number],
+        { createdAt: string; id: string; eventId: string }
+      >(
+        `SELECT created_at AS createdAt, id, event_id AS eventId FROM webhook_deliveries
+         WHERE subscription_id = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`,
+      ),
       purgeDeliveries: db.prepare(
         `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed', 'streamed') AND created_at < ?`,
       ),
@@ -236,6 +243,12 @@ export class SqliteDeliveries implements DeliveryStore {
       eventType: row.eventType,
       body: row.body,
     }));
+  }
+
+  async streamCursors(subscriptionId: string, after: StreamedEvent['cursor'], limit: number) {
+    return this.stmt.streamCursors
+      .all(subscriptionId, after.createdAt, after.id, limit)
+      .map((row) => ({ cursor: { createdAt: row.createdAt, id: row.id }, eventId: row.eventId }));
   }
 
   async purgeFinished(before: string): Promise<number> {
