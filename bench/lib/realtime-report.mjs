@@ -145,10 +145,11 @@ then p99 86.8 and 67.6 ms, growth 50.7 and 64.4 MiB. The streams' writes then we
 than through the reply (whose write corks the socket and uncorks it a turn later, each time): server CPU 69 and
 71 % → 65 and 63 %, p99 60.0 and 67.0 → 54.8 and 56.3 ms (\`--only reference --rounds 1\`, two runs each, one
 after the other). With the two cores this busy, the tails move with how the server, the receivers and the kernel
-happen to share them: the same code gave p99 from 42.9 to 101.2 ms in single rounds on 2026-11-27 (a full
-run 20 minutes before the table above: p99 48.9 and 51.7 ms, growth 53.1 and 50.8 MiB). The p99 goal is at
-the line on this machine, met in some runs and missed in others; the growth goal was missed by 1 to 6 MB in every
-full run (the anonymous part alone, 41 to 48 MiB, is under it).
+happen to share them: the same code gave p99 from 42.9 to 101.2 ms in single rounds on 2026-11-27 (full runs
+that day before the last two changes below: p99 48.9 and 51.7 ms, growth 53.1 and 50.8 MiB; p99 46.3 and 42.9 ms,
+growth 50.0 and 49.1 MiB). The p99 goal is at
+the line on this machine, met in some runs and missed in others. The growth goal was missed by 1 to 6 MB in every
+full run before the page cache change below, and met in every run after it.
 
 What bounds the figures (2026-11-27, \`--only reference --rounds 1\`):
 - A profile of the server under the load (\`BENCH_CPU_PROFILE\`): 93 % of the fan-out is the socket write system
@@ -171,6 +172,14 @@ What bounds the figures (2026-11-27, \`--only reference --rounds 1\`):
   all found already; it now reads their cursors and ids alone: the allocations that outlived the young generation
   over a run went from 58 to 42 MB (\`BENCH_HEAP_SAMPLES\`, a sampling heap profile), but the growth in three runs
   after it, 47.6 to 50.9 MiB, did not measurably move.
+- What grew outside V8's heap was glibc's main heap, +10 MiB in 20 s (\`/proc/<pid>/smaps\`, \`[heap]\`), at the
+  same pace with 10 subscriptions as with 1,000: the writes' doing. A script of better-sqlite3 alone, inserting
+  into a WAL database, grew it the same way until it levelled off at about 19 MiB: SQLite's page cache, which
+  better-sqlite3 builds at 16 MB (2 MB at 500 KiB and 11 MB at 8 MB). The server reads the file through its
+  mapping, so the cache holds only pages being written and those in the WAL; it is now SQLite's own default,
+  2,000 KiB (\`cache_size\`). GET by id and insert beside the commit before it: 1.00× and 0.98× (\`pnpm
+  bench:compare --before HEAD\`, section "Before and after a change"). Growth in three single runs after it: 42.1,
+  44.3 and 40.0 MiB (p99 48.2, 46.3 and 43.0 ms); the table above is a full run of it.
 - Tried and left out: the receivers split over two processes (p99 67.2 and 68.9 ms against 59.2 and 101.2 ms with
   one, back to back: no clear change); \`--heap-growing-percent=20\` (growth 47.5 and 48.2 MiB, but server CPU 70
   and 74 % against 62 to 69 %, and p99 55.6 and 66.3 ms).

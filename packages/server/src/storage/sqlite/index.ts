@@ -47,6 +47,14 @@ export interface SqliteOptions {
 /** 1 GiB: the whole file of a database of a few million documents. */
 export const DEFAULT_MMAP_SIZE = 1024 ** 3;
 
+/**
+ * The connection's page cache, in KiB (SQLite's negative `cache_size`): SQLite's own default. Reads of the file go
+ * through the mapping above, so the cache holds what the mapping does not: pages being written and those still in
+ * the WAL. better-sqlite3 builds SQLite with 16 MB instead, which a server under writes filled in its first
+ * minutes (half a megabyte a second at 200 writes a second) for no measured gain (docs/benchmarks.md, "Realtime").
+ */
+const PAGE_CACHE_KIB = 2000;
+
 /** Opens (and migrates) the embedded SQLite database in `dataDir`. */
 export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   let file = ':memory:';
@@ -66,6 +74,7 @@ export function openSqliteStorage(options: SqliteOptions): EngineStorage {
   // Reads of a large database go through memory-mapped pages rather than a pread(2) per page, so a GET costs
   // about the same at a million documents as at ten thousand (measured in docs/benchmarks.md, scale part).
   db.pragma(`mmap_size = ${options.mmapSize ?? DEFAULT_MMAP_SIZE}`);
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   migrate(db);
   const subscriptions = new SqliteSubscriptionCache(db);
   const outbox = new SqliteOutbox(db, subscriptions);
