@@ -83,7 +83,7 @@ export function openSse(
   const connection: SseConnection = {
     write(text) {
       if (closed) return;
-      if (pending.length === 0) queueMicrotask(flush);
+      if (pending.length === 0) flushSoon(flush);
       pending.push(text);
       pendingLength += text.length;
     },
@@ -102,6 +102,30 @@ export function openSse(
   };
   reply.raw.on('close', () => connection.end());
   return connection;
+}
+
+/**
+ * Streams flushed per turn of the event loop. A feed's read hands its events to every stream in one go; a thousand
+ * socket writes take about 10 ms, and requests that arrive meanwhile (the writes whose events come next) waited for
+ * all of them. The first slice is written at once; the next ones after the event loop has looked at its sockets.
+ */
+export const FLUSH_SLICE = 250;
+const toFlush: (() => void)[] = [];
+let flushing = false;
+
+/** Runs `flush` at the end of this turn, or in a later one when this turn has flushed a slice already. */
+export function flushSoon(flush: () => void): void {
+  toFlush.push(flush);
+  if (flushing) return;
+  flushing = true;
+  queueMicrotask(flushSlice);
+}
+
+function flushSlice(): void {
+  const slice = toFlush.splice(0, FLUSH_SLICE);
+  for (const flush of slice) flush();
+  if (toFlush.length > 0) setImmediate(flushSlice);
+  else flushing = false;
 }
 
 /** The last batch encoded: the streams flushed in one turn mostly write the same frames (a feed's new events). */
