@@ -23,4 +23,26 @@ describe("server-sent event streams' flushes", () => {
     await Promise.resolve();
     expect(ran.at(-1)).toBe(-1);
   });
+
+  it("go on past one stream's failure, which is thrown on its own", async () => {
+    const thrown: unknown[] = [];
+    const onError = (error: unknown) => thrown.push(error);
+    process.prependListener('uncaughtException', onError);
+    try {
+      const ran: string[] = [];
+      flushSoon(() => ran.push('first'));
+      flushSoon(() => {
+        throw new Error('socket gone');
+      });
+      flushSoon(() => ran.push('third'));
+      await nextTurn();
+      expect(ran).toEqual(['first', 'third']);
+      expect(thrown).toEqual([new Error('socket gone')]);
+      flushSoon(() => ran.push('later'));
+      await nextTurn();
+      expect(ran.at(-1)).toBe('later');
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  });
 });

@@ -123,7 +123,17 @@ export function flushSoon(flush: () => void): void {
 
 function flushSlice(): void {
   const slice = toFlush.splice(0, FLUSH_SLICE);
-  for (const flush of slice) flush();
+  for (const flush of slice) {
+    try {
+      flush();
+    } catch (error) {
+      // One stream's failure is thrown on its own, as when each stream flushed in a microtask of its own: the
+      // other streams still flush, and the queue is not left waiting for a slice that never comes.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
   if (toFlush.length > 0) setImmediate(flushSlice);
   else flushing = false;
 }
